@@ -1,0 +1,3 @@
+from firmware_bridge.cli import main
+
+raise SystemExit(main())

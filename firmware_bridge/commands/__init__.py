@@ -1,0 +1,1 @@
+"""One module per command (or command group member) of the ``aetherlink`` CLI."""

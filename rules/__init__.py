@@ -1,0 +1,22 @@
+"""Pure game logic: ``rules.load(name)`` gives a game, ``game.new_game(...)`` a state.
+
+No I/O, no clocks, no threads: every game here is deterministic given its seed
+and the decisions applied to it.
+"""
+
+from rules.core.api import CHANCE, TERMINAL, Action, Game, IllegalAction, NotationError, State
+from rules.core.messages import Msg
+from rules.core.registry import available, load
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Action",
+    "Game",
+    "IllegalAction",
+    "Msg",
+    "NotationError",
+    "State",
+    "available",
+    "load",
+]

@@ -1,0 +1,1 @@
+"""The engine API shared by every game, and the generic move recogniser."""

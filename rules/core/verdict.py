@@ -1,0 +1,72 @@
+"""What the recogniser tells the service after each snapshot, event or answer.
+
+Plain data shared by ``rules.core.recogniser`` (which produces it) and
+``firmware_bridge`` (which publishes it, lights LEDs and journals accepted
+actions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.core.api import Action
+from rules.core.messages import Msg
+from rules.core.physical import Reading
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One location whose reading differs from what the game says should be there."""
+
+    location: str
+    expected: Reading
+    actual: Reading
+    message: Msg  # e.g. "put back 1 Compass energy in Device position 3, bottom row"
+
+
+@dataclass(frozen=True)
+class PromptOption:
+    key: str  # stable key used to answer ("1", "energy", "benefit", a space id, ...)
+    label: Msg
+    actions: tuple[Action, ...]  # the decision(s) this answer stands for
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A choice the table cannot show, waiting for a seat button or a command."""
+
+    id: str
+    player: int
+    question: Msg
+    options: tuple[PromptOption, ...]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A physical change that amounts to an illegal move, with what to do about it."""
+
+    player: int
+    reason: Msg
+    locations: tuple[str, ...] = ()
+    fixes: tuple[Difference, ...] = ()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one observation.
+
+    ``accepted`` are newly committed decisions, in order, as (decider, action)
+    (chance outcomes have decider ``CHANCE``). ``undone`` counts decisions rolled
+    back by a table put back as it was. ``in_sync`` is False while no legal
+    sequence explains the table; then ``differences`` says what to fix and
+    ``refusal`` (if any) which rule was broken.
+    """
+
+    accepted: tuple[tuple[int, Action], ...] = ()
+    undone: int = 0
+    in_sync: bool = True
+    pending: bool = False  # a change is being explained but is not yet unambiguous
+    refusal: Refusal | None = None
+    differences: tuple[Difference, ...] = ()
+    prompts: tuple[Prompt, ...] = ()
+    notes: tuple[Msg, ...] = field(default=())

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets up (scripts/setup.sh) and runs the whole test suite: lint, types, tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --with-test-tools
+export PATH="$PWD/.venv/bin:$PATH"
+echo "== ruff"; ruff check .
+echo "== mypy"; mypy rules hal firmware_bridge sim
+echo "== pytest"
+pytest -n "${PYTEST_WORKERS:-2}" -p no:cacheprovider "$@"
