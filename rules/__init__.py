@@ -4,7 +4,7 @@ No I/O, no clocks, no threads: every game here is deterministic given its seed
 and the decisions applied to it.
 """
 
-from rules.core.api import CHANCE, TERMINAL, Action, Game, IllegalAction, NotationError, State
+from rules.core.api import CHANCE, TERMINAL, Action, Game, IllegalAction, NotationError, OptionSpec, State
 from rules.core.messages import Msg
 from rules.core.registry import available, load
 
@@ -16,6 +16,7 @@ __all__ = [
     "IllegalAction",
     "Msg",
     "NotationError",
+    "OptionSpec",
     "State",
     "available",
     "load",

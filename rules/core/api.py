@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rules.core.messages import Msg
@@ -55,6 +56,18 @@ class NotationError(ValueError):
     """A move in notation (or JSON) that does not describe any action of the game."""
 
 
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of ``new_game``; ``flag`` is its command-line form (``--divine-winds``)."""
+
+    name: str
+    kind: str  # "bool", "str", "int" or "list"
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    flag: str | None = None
+
+
 class State(ABC):
     """A game position plus everything needed to continue it deterministically."""
 
@@ -68,6 +81,15 @@ class State(ABC):
     @property
     @abstractmethod
     def num_players(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def turn_number(self) -> int:
+        """Completed turns so far (0 before the first turn ends)."""
+
+    @abstractmethod
+    def seat_names(self) -> list[str]:
+        """A name per seat (the character or colour that seat plays)."""
 
     @abstractmethod
     def legal_actions(self) -> list[Action]:
@@ -100,7 +122,13 @@ class State(ABC):
 
     @abstractmethod
     def scores(self) -> dict[str, Any]:
-        """Per-player breakdown by scoring category, totals, tie-break data and winners."""
+        """Scores now (final once terminal), in one shape for every game::
+
+            {"final": bool, "categories": [category names in order],
+             "players": [{"seat": 0, "name": "aureon", "total": 57,
+                          "categories": {name: points}, "tiebreak": {name: value}}],
+             "winners": [seats sharing the win]}
+        """
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]: ...
@@ -151,7 +179,8 @@ class Game(ABC):
     def format(self, action: Action, state: State | None = None) -> str:
         """Write one action in move notation; ``parse(format(a)) == a``."""
 
-    def option_names(self) -> tuple[str, ...]:
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """The options ``new_game`` accepts (names, defaults, command-line flags)."""
         return ()
 
     # -- JSON for actions is generic: field names come from ``action_fields``.
