@@ -18,6 +18,9 @@ from rules.core.messages import Msg
 
 CHANCE = -1
 TERMINAL = -2
+# Several seats may act now (real-time games): legal_actions() lists every seat's
+# actions and each such action names its seat; see ``State.decider_of``.
+SIMULTANEOUS = -3
 
 
 class Action(NamedTuple):
@@ -141,6 +144,10 @@ class State(ABC):
     @abstractmethod
     def history(self) -> list[tuple[int, Action]]:
         """Every applied decision as (decider, action), setup choices excluded."""
+
+    def decider_of(self, action: Action) -> int:
+        """Who takes ``action`` now: the current player, or at a simultaneous node the seat it names."""
+        return self.current_player
 
     def apply_with_chance(self, action: Action) -> None:
         """Apply ``action``, then resolve any chance nodes from the seed (simulation mode)."""

@@ -7,19 +7,32 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable
 from functools import cache
 
 from rules.core.api import Game
 
 
+_extra: dict[str, Callable[[], Game]] = {}
+
+
+def register_game(name: str, factory: Callable[[], Game]) -> None:
+    """Make a game loadable that does not live under ``rules/`` (test games, plug-ins)."""
+    _extra[name] = factory
+    _load.cache_clear()
+
+
 def _candidates() -> list[str]:
     import rules
 
-    return sorted(m.name for m in pkgutil.iter_modules(rules.__path__) if m.ispkg and m.name != "core")
+    found = {m.name for m in pkgutil.iter_modules(rules.__path__) if m.ispkg and m.name != "core"}
+    return sorted(found | set(_extra))
 
 
 @cache
 def _load(name: str) -> Game:
+    if name in _extra:
+        return _extra[name]()
     module = importlib.import_module(f"rules.{name}")
     factory = getattr(module, "make_game", None)
     if factory is None:
@@ -34,6 +47,9 @@ def available() -> list[str]:
     """Names of the installed games, e.g. ``['aac', 'toe']``."""
     names = []
     for name in _candidates():
+        if name in _extra:
+            names.append(name)
+            continue
         module = importlib.import_module(f"rules.{name}")
         if hasattr(module, "make_game"):
             names.append(name)

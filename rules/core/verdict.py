@@ -8,10 +8,11 @@ actions).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from rules.core.api import Action
+from rules.core.api import Action, State
 from rules.core.messages import Msg
-from rules.core.physical import Reading
+from rules.core.physical import MomentaryEvent, Reading, Snapshot
 
 
 @dataclass(frozen=True)
@@ -70,3 +71,28 @@ class Verdict:
     differences: tuple[Difference, ...] = ()
     prompts: tuple[Prompt, ...] = ()
     notes: tuple[Msg, ...] = field(default=())
+
+
+class TableInterpreter(Protocol):
+    """What the service drives: turns table observations and answers into verdicts.
+
+    Implemented by ``rules.core.recogniser.Recogniser`` (one per game in play).
+    Single-threaded: the service's core thread is the only caller.
+    """
+
+    @property
+    def state(self) -> State:
+        """The committed game state (pending, not-yet-certain moves excluded)."""
+        ...
+
+    def observe(self, snapshot: Snapshot) -> Verdict: ...
+
+    def event(self, event: MomentaryEvent) -> Verdict: ...
+
+    def answer(self, prompt_id: str, key: str) -> Verdict: ...
+
+    def end_turn(self, seat: int) -> Verdict: ...
+
+    def undo(self) -> Verdict: ...
+
+    def resync(self) -> Verdict: ...
