@@ -29,7 +29,7 @@ import yaml
 T = TypeVar("T")
 
 
-class Entry(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+class Entry(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, kw_only=True):
     """Base of every catalogue record: may carry ``unverified`` notes."""
 
     unverified: dict[str, str] | str | None = None

@@ -1,0 +1,210 @@
+"""``AacState``: an An Age Contrived position behind the engine API."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from rules.aac import frames as _frames  # noqa: F401  (registers every frame type)
+from rules.aac.catalogue import Catalogue
+from rules.aac.frames.base import APPLY, settle
+from rules.aac.hooks import BASE_HOOKS, Hooks
+from rules.aac.model import Board, Player
+from rules.core.api import CHANCE, TERMINAL, Action, IllegalAction, State
+
+if TYPE_CHECKING:
+    from rules.aac.game import AacGame
+
+
+def _copy_frame(f: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for k, v in f.items():
+        if isinstance(v, list):
+            out[k] = v[:]
+        elif isinstance(v, dict):
+            out[k] = v.copy()
+        else:
+            out[k] = v
+    return out
+
+
+class AacState(State):
+    """A position of An Age Contrived: players, board, and the stack of pending decisions."""
+
+    def __init__(self, game: AacGame, cat: Catalogue, options: dict[str, Any], seed: int,
+                 players: list[Player], board: Board, hooks: Hooks = BASE_HOOKS):
+        self.game = game
+        self.cat = cat
+        self.options = options
+        self.seed = seed
+        self.draws = 0
+        self.players = players
+        self.board = board
+        self.hooks = hooks
+        self.frames: list[dict[str, Any]] = []
+        self.start_player = 0
+        self.turn_kind: str | None = None
+        self.turns_done = 0
+        self.end_triggered = False
+        self.replenish: list[int] = []
+        self.boxed_tiles: list[str] = []
+        self.boxed_bridges: list[tuple[int, int, str]] = []
+        self.boxed_tokens: list[tuple[int, str]] = []
+        self.setup_record: dict[str, Any] = {}
+        self._history: list[tuple[int, Action]] = []
+        self._legal: list[Action] = []
+
+    # -- the engine API ------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def current_player(self) -> int:
+        if not self.frames:
+            return TERMINAL
+        f = self.frames[-1]
+        return CHANCE if f["t"] == "reveal" else f["p"]
+
+    @property
+    def turn_number(self) -> int:
+        return self.turns_done
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        return self._history
+
+    def seat_names(self) -> list[str]:
+        return [p.char for p in self.players]
+
+    def legal_actions(self) -> list[Action]:
+        return list(self._legal)
+
+    def is_terminal(self) -> bool:
+        return not self.frames
+
+    def validate(self, action: Action) -> None:
+        if action in self._legal:
+            return
+        from rules.aac.reasons import explain
+
+        raise explain(self, action)
+
+    def apply(self, action: Action) -> None:
+        if action not in self._legal:
+            self.validate(action)
+        f = self.frames[-1]
+        decider = CHANCE if f["t"] == "reveal" else f["p"]
+        APPLY[f["t"]](self, f, action)
+        if decider == CHANCE:
+            self.draws += 1
+        self._history.append((decider, action))
+        settle(self)
+
+    def clone(self) -> AacState:
+        s = AacState.__new__(AacState)
+        s.game = self.game
+        s.cat = self.cat
+        s.options = self.options
+        s.seed = self.seed
+        s.draws = self.draws
+        s.players = [p.clone() for p in self.players]
+        s.board = self.board.clone()
+        s.hooks = self.hooks
+        s.frames = [_copy_frame(f) for f in self.frames]
+        s.start_player = self.start_player
+        s.turn_kind = self.turn_kind
+        s.turns_done = self.turns_done
+        s.end_triggered = self.end_triggered
+        s.replenish = self.replenish[:]
+        s.boxed_tiles = self.boxed_tiles[:]
+        s.boxed_bridges = self.boxed_bridges[:]
+        s.boxed_tokens = self.boxed_tokens[:]
+        s.setup_record = self.setup_record
+        s._history = self._history[:]
+        s._legal = self._legal
+        return s
+
+    # -- chance ----------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.current_player != CHANCE:
+            return []
+        n = len(self._legal)
+        return [(a, 1.0 / n) for a in self._legal]
+
+    def sample_chance(self) -> Action:
+        if self.current_player != CHANCE:
+            raise IllegalAction("not a chance node")
+        rng = random.Random(f"{self.seed}/{self.draws}")
+        return self._legal[rng.randrange(len(self._legal))]
+
+    def board_has_deck(self) -> bool:
+        return any(self.board.deck)
+
+    def next_tier_tiles(self) -> list[str]:
+        """Tiles that can come off the deck next: the known next one, or any of the top tier."""
+        b = self.board
+        if b.deck_order:
+            return [b.deck_order[0]]
+        for tier in b.deck:
+            if tier:
+                return sorted(tier)
+        return []
+
+    # -- turns ---------------------------------------------------------------
+    def start_turn(self, seat: int) -> None:
+        self.turn_kind = None
+        self.replenish = []
+        for p in self.players:
+            p.entered = []
+        self.frames.append({"t": "turn", "p": seat})
+
+    # -- views -----------------------------------------------------------------
+    def scores(self) -> dict[str, Any]:
+        from rules.aac.scoring import score
+
+        return score(self)
+
+    def decision(self) -> dict[str, Any]:
+        from rules.aac.describe import describe_decision
+
+        return describe_decision(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "aac",
+            "format": 1,
+            "edition": self.cat.edition,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "draws": self.draws,
+            "start_player": self.start_player,
+            "turn_kind": self.turn_kind,
+            "turns_done": self.turns_done,
+            "end_triggered": self.end_triggered,
+            "replenish": self.replenish[:],
+            "players": [p.to_json() for p in self.players],
+            "board": self.board.to_json(),
+            "frames": [_copy_frame(f) for f in self.frames],
+            "boxed": {"tiles": self.boxed_tiles[:], "bridges": [list(b) for b in self.boxed_bridges],
+                      "action_tokens": [list(t) for t in self.boxed_tokens]},
+            "setup": self.setup_record,
+        }
+
+    @classmethod
+    def from_json(cls, game: AacGame, cat: Catalogue, data: dict[str, Any], hooks: Hooks) -> AacState:
+        players = [Player.from_json(p) for p in data["players"]]
+        st = cls(game, cat, dict(data["options"]), data["seed"], players, Board.from_json(data["board"]), hooks)
+        st.draws = data["draws"]
+        st.start_player = data["start_player"]
+        st.turn_kind = data["turn_kind"]
+        st.turns_done = data["turns_done"]
+        st.end_triggered = data["end_triggered"]
+        st.replenish = list(data["replenish"])
+        st.frames = [_copy_frame(f) for f in data["frames"]]
+        st.boxed_tiles = list(data["boxed"]["tiles"])
+        st.boxed_bridges = [(b[0], b[1], b[2]) for b in data["boxed"]["bridges"]]
+        st.boxed_tokens = [(t[0], t[1]) for t in data["boxed"]["action_tokens"]]
+        st.setup_record = data.get("setup", {})
+        settle(st)
+        return st
