@@ -223,7 +223,8 @@ class BenefitToken(Entry):
 def _check_benefit(b: Benefit | None, path: str, ck: Checker) -> None:
     if b is None:
         return
-    ck.require(b.kind in BENEFIT_KINDS, f"{path}.kind", f"unknown benefit {b.kind!r}; one of {', '.join(BENEFIT_KINDS)}")
+    ck.require(b.kind in BENEFIT_KINDS, f"{path}.kind",
+               f"unknown benefit {b.kind!r}; one of {', '.join(BENEFIT_KINDS)}")
     if b.kind == "gain_energy":
         ck.require(b.energy in (*ENERGY_TYPES, "any"), f"{path}.energy", "gain_energy needs an energy type or 'any'")
     ck.require(1 <= b.count <= 6, f"{path}.count", "count must be 1..6")
@@ -318,11 +319,11 @@ def check(spec: CatalogueSpec, ck: Checker) -> None:
     for i, raw in enumerate(spec.monument_benefit_tokens):
         path = f"monument_benefit_tokens[{i}]"
         try:
-            tok = msgspec.convert(raw, type=BenefitToken, strict=True)
+            btok = msgspec.convert(raw, type=BenefitToken, strict=True)
         except msgspec.ValidationError as exc:
             ck.error(path, str(exc))
             continue
-        _check_benefit(tok.benefit, f"{path}.benefit", ck)
+        _check_benefit(btok.benefit, f"{path}.benefit", ck)
     for n in PLAYER_COUNTS:
         count = 0
         for raw in spec.monument_benefit_tokens:
@@ -336,19 +337,19 @@ def check(spec: CatalogueSpec, ck: Checker) -> None:
         ck.require(1 <= p.spaces <= 4, f"pillars[{i} id={p.id}].spaces", "1..4 spaces")
     ck.require(len(spec.pillars) == 6, "pillars", "6 pillars of civilization")
 
-    for i, a in enumerate(spec.achievements):
-        path = f"achievements[{i} id={a.id}].requirement"
-        ck.require(a.requirement.kind in REQUIREMENT_KINDS, f"{path}.kind",
+    for i, ach in enumerate(spec.achievements):
+        path = f"achievements[{i} id={ach.id}].requirement"
+        ck.require(ach.requirement.kind in REQUIREMENT_KINDS, f"{path}.kind",
                    f"one of {', '.join(REQUIREMENT_KINDS)}")
-        if a.requirement.kind == "tile_icons":
-            ck.require(a.requirement.icon in ICONS, f"{path}.icon", f"icon is one of {', '.join(ICONS)}")
+        if ach.requirement.kind == "tile_icons":
+            ck.require(ach.requirement.icon in ICONS, f"{path}.icon", f"icon is one of {', '.join(ICONS)}")
     ck.require(sum(1 for a in spec.achievements if a.printed) == 3, "achievements", "3 printed achievements")
     ck.require(sum(1 for a in spec.achievements if not a.printed) >= 2, "achievements",
                "at least 2 achievement tokens")
 
     ck.require(sorted(c.kind for c in spec.conduits) == sorted(ICONS), "conduits", "one stack per icon")
-    for i, n in enumerate(spec.neutral_bridges):
-        _check_benefit(n.benefit, f"neutral_bridges[{i} id={n.id}].benefit", ck)
+    for i, nb in enumerate(spec.neutral_bridges):
+        _check_benefit(nb.benefit, f"neutral_bridges[{i} id={nb.id}].benefit", ck)
     neutral_ids = {n.id for n in spec.neutral_bridges}
     for n in PLAYER_COUNTS:
         used = spec.neutral_bridges_by_players.get(n)

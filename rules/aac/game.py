@@ -58,11 +58,25 @@ class AacGame(Game):
     max_players = 5
     action_fields = notation.ACTION_FIELDS
 
+    def __init__(self, catalogues: Mapping[str, Catalogue] | None = None):
+        """``catalogues`` by edition replaces the shipped data (tests use synthetic catalogues)."""
+        self._catalogues = dict(catalogues or {})
+
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return OPTION_SPECS
 
     def catalogue(self, edition: str = "en") -> Catalogue:
+        if edition in self._catalogues:
+            return self._catalogues[edition]
         return load_packaged(edition)
+
+    def check_catalogue(self, text: str | None = None, source: str = "", edition: str | None = None,
+                        ) -> list[tuple[str, str]]:
+        from rules.aac.catalogue import packaged_text, parse_catalogue
+
+        if text is None:
+            text, source = packaged_text(edition or "en")
+        return parse_catalogue(text, source or "<catalogue>").unverified()
 
     def hooks_for(self, options: Mapping[str, Any]) -> Hooks:
         if options.get("abilities") or options.get("divine_winds") or options.get("expert_setup"):

@@ -43,8 +43,8 @@ SPECS: dict[str, tuple[tuple[str, object], ...]] = {
     "replenish": (("pos", int),),
     "bridge_place": (("space", str), ("face", str)),
     "upgrade": (("token", str),),
-    "take_conduit": (("kind", str), ("pos", int)),
-    "conduit_move": (("kind", str),),
+    "take_conduit": (("icon", str), ("pos", int)),
+    "conduit_move": (("icon", str),),
     "pick_benefit": (("monument", str),),
 }
 

@@ -49,7 +49,7 @@ def player_breakdown(st: AacState, seat: int) -> dict[str, int]:
 
 
 def score(st: AacState) -> dict[str, Any]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seat, pl in enumerate(st.players):
         cats = player_breakdown(st, seat)
         rows.append({

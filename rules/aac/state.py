@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def _copy_frame(f: dict[str, Any]) -> dict[str, Any]:
-    out = {}
+    out: dict[str, Any] = {}
     for k, v in f.items():
         if isinstance(v, list):
             out[k] = v[:]

@@ -186,6 +186,14 @@ class Game(ABC):
     def format(self, action: Action, state: State | None = None) -> str:
         """Write one action in move notation; ``parse(format(a)) == a``."""
 
+    def check_catalogue(self, text: str | None = None, source: str = "", edition: str | None = None,
+                        ) -> list[tuple[str, str]]:
+        """Validate a catalogue (the shipped one when ``text`` is None) and list its unverified values.
+
+        Raises ``rules.core.catalogue.CatalogueError`` naming each error's path.
+        """
+        raise NotImplementedError(f"{self.name} has no catalogue")
+
     def option_specs(self) -> tuple[OptionSpec, ...]:
         """The options ``new_game`` accepts (names, defaults, command-line flags)."""
         return ()
@@ -193,7 +201,7 @@ class Game(ABC):
     # -- JSON for actions is generic: field names come from ``action_fields``.
     def action_to_json(self, action: Action) -> dict[str, Any]:
         fields = self.action_fields.get(action.kind)
-        if fields is None or len(fields) != len(action.args):
+        if fields is None or len(fields) != len(action.args) or "kind" in fields:
             raise NotationError(f"unknown action kind or wrong arity: {action!r}")
         out: dict[str, Any] = {"kind": action.kind}
         for name, value in zip(fields, action.args):

@@ -79,7 +79,7 @@ def convert(data: Any, schema: type[T], source: str) -> T:
 
 def _readable_path(jsonpath: str, data: Any) -> str:
     """``$.tiles[3].top`` -> ``tiles[3 id=aureon.1].top``: index plus the record's id when it has one."""
-    out = []
+    out: list[str] = []
     node = data
     token = ""
     i = 1 if jsonpath.startswith("$") else 0

@@ -22,25 +22,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Union
+from enum import StrEnum
+from typing import TypeAlias
 
 
-class Fidelity(str, Enum):
+class Fidelity(StrEnum):
     IDENTITY = "identity"
     PRESENCE = "presence"
     COUNT = "count"
     UNSENSED = "unsensed"
 
 
-class LocationKind(str, Enum):
+class LocationKind(StrEnum):
     SLOT = "slot"  # holds at most ``capacity`` tokens at a fixed place
     ZONE = "zone"  # holds any number of tokens (pools, reserve, bound areas)
     MOMENTARY = "momentary"  # a slider or switch reported as events, not state
     BUTTON = "button"  # a seat button (momentary, with press/long press)
 
 
-Reading = Union[tuple[str, ...], int]
+Reading: TypeAlias = tuple[str, ...] | int
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class MomentaryEvent:
     kind: str  # "pull", "release", "press", "long_press"
 
 
-class Colour(str, Enum):
+class Colour(StrEnum):
     OFF = "off"
     WHITE = "white"
     GREEN = "green"
@@ -90,7 +90,7 @@ class Colour(str, Enum):
     CYAN = "cyan"
 
 
-class LedMode(str, Enum):
+class LedMode(StrEnum):
     SOLID = "solid"
     BLINK = "blink"
     PULSE = "pulse"

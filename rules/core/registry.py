@@ -12,7 +12,6 @@ from functools import cache
 
 from rules.core.api import Game
 
-
 _extra: dict[str, Callable[[], Game]] = {}
 
 

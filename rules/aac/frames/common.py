@@ -150,7 +150,7 @@ def qualifies(st: AacState, p: int, achievement: str) -> bool:
 
 def achievement_dests(st: AacState, p: int, energy: str) -> list[str]:
     b = st.board
-    out = []
+    out: list[str] = []
     right_ok = st.num_players >= st.cat.rules.achievement_right_min_players
     used_types = set()
     mine = set()
@@ -300,7 +300,7 @@ def empty_slots(st: AacState, pl: Player, tile: str) -> tuple[int, int]:
 
 def load_options(st: AacState, pl: Player, positions: list[int]) -> list[Action]:
     """``load`` choices into the given Device positions, from wherever energy may come."""
-    targets = []
+    targets: list[tuple[int, str]] = []
     for pos in positions:
         tile = pl.dev[pos - 1]
         et, eb = empty_slots(st, pl, tile)

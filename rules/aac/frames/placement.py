@@ -67,7 +67,7 @@ def deploy_apply(st: AacState, f: Frame, a: Action) -> None:
 
 def place_legal(st: AacState, f: Frame) -> list[Action]:
     p = f["p"]
-    out = []
+    out: list[Action] = []
     for e in ENERGY_TYPES:
         if f["hand"][e]:
             out.extend(Action("place", (e, d)) for d in dest_options(st, p, e, f["exclude"]))
@@ -166,7 +166,7 @@ def claim_legal(st: AacState, f: Frame) -> list[Action]:
     pl = st.players[f["p"]]
     have = sum(pl.pool.values())
     faceup = [i + 1 for i, t in enumerate(st.board.pool_tiles) if t is not None]
-    out = []
+    out: list[Action] = []
     for k in range(1, st.cat.rules.max_claim + 1):
         for slots in combinations(faceup, k):
             cost = claim_cost(st, slots, f["upgraded"])
@@ -216,7 +216,7 @@ def claimed_auto(st: AacState, f: Frame) -> bool:
         f["stage"] = "gifts"
         pool = st.board.pool_tiles
         remaining = [t for t in pool if t is not None]
-        pool[:] = [None] * (len(pool) - len(remaining)) + remaining  # slide right
+        pool[:] = [None] * (len(pool) - len(remaining)) + remaining  # type: ignore[operator]  # slide right
         if st.board_has_deck():
             for i in range(len(pool)):  # pushed left-first so the rightmost is revealed first
                 if pool[i] is None:
@@ -292,7 +292,7 @@ def gift_apply(st: AacState, f: Frame, a: Action) -> None:
 # -- an activated Magnet (p. 19) ---------------------------------------------
 
 def magnet_targets(st: AacState, pl: Player) -> list[Action]:
-    out = []
+    out: list[Action] = []
     for i, tile in enumerate(pl.dev):
         et, eb = empty_slots(st, pl, tile)
         if et > 0:

@@ -1,0 +1,123 @@
+"""Invariants of An Age Contrived under random legal play (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st_
+
+import rules
+from rules.aac.invariants import check_energy
+from rules.core.api import CHANCE
+
+GAME = rules.load("aac")
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _playout(players: int, seed: int, choice_seed: int, check=None, options=None):
+    state = GAME.new_game(players=players, seed=seed, options=options or {})
+    rng = random.Random(choice_seed)
+    actions = []
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            a = state.sample_chance()
+        else:
+            legal = state.legal_actions()
+            a = legal[rng.randrange(len(legal))]
+        actions.append(a)
+        state.apply(a)
+        if check:
+            check(state)
+        assert len(actions) < 200_000, "game did not end"
+    return state, actions
+
+
+@SETTINGS
+@given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000), choice=st_.integers(0, 10_000))
+def test_energy_is_conserved_and_random_play_ends(players, seed, choice):
+    """Every player's 21 energy are always accounted for (p. 4); random legal play reaches the end (p. 32)."""
+    state, _ = _playout(players, seed, choice, check=check_energy)
+    assert state.is_terminal()
+    scores = state.scores()
+    assert scores["final"] and scores["winners"]
+    # the game ended with equal turns after the last monument was built (p. 32)
+    turns = {p.turns for p in state.players}
+    assert len(turns) == 1
+    b = state.board
+    assert all(b.mon_section[m] == len(state.cat.monument[m].sections) for m in b.monuments)
+
+
+@settings(max_examples=6, deadline=None)
+@given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000))
+def test_same_seed_and_actions_give_the_same_game(players, seed):
+    a, actions = _playout(players, seed, seed)
+    replay = GAME.new_game(players=players, seed=seed)
+    for action in actions:
+        replay.apply(action)
+    assert replay.to_json() == a.to_json()
+    assert replay.scores() == a.scores()
+
+
+@settings(max_examples=6, deadline=None)
+@given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000), stop=st_.integers(0, 3000))
+def test_validate_apply_json_and_notation_round_trip(players, seed, stop):
+    """Along a random game: validate accepts every legal action and never mutates; apply never raises;
+    states round-trip through JSON (text), actions through JSON and notation."""
+    state = GAME.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    step = 0
+    while not state.is_terminal() and step < stop:
+        legal = state.legal_actions()
+        before = json.dumps(state.to_json(), sort_keys=True)
+        for a in legal:
+            state.validate(a)
+            assert GAME.parse(GAME.format(a)) == a
+            assert GAME.action_from_json(json.loads(json.dumps(GAME.action_to_json(a)))) == a
+        assert json.dumps(state.to_json(), sort_keys=True) == before
+        if step % 97 == 0:
+            copy = GAME.state_from_json(json.loads(before))
+            assert json.dumps(copy.to_json(), sort_keys=True) == before
+            assert copy.legal_actions() == legal
+            assert copy.current_player == state.current_player
+        a = state.sample_chance() if state.current_player == CHANCE else legal[rng.randrange(len(legal))]
+        state.apply(a)
+        step += 1
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000), stop=st_.integers(0, 2000))
+def test_clone_is_independent(players, seed, stop):
+    state = GAME.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(stop):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(state.sample_chance() if state.current_player == CHANCE else legal[rng.randrange(len(legal))])
+    if state.is_terminal():
+        return
+    snapshot = json.dumps(state.to_json(), sort_keys=True)
+    twin = state.clone()
+    for _ in range(50):
+        if twin.is_terminal():
+            break
+        legal = twin.legal_actions()
+        twin.apply(twin.sample_chance() if twin.current_player == CHANCE else legal[rng.randrange(len(legal))])
+    assert json.dumps(state.to_json(), sort_keys=True) == snapshot
+
+
+def test_random_play_reaches_every_kind_of_decision():
+    """Across random games every decision kind of the base game occurs (no dead rules)."""
+    seen = set()
+    for seed in range(60):
+        _, actions = _playout(2 + seed % 4, seed, seed)
+        seen.update(a.kind for a in actions)
+    expected = {
+        "slide", "exhaust", "use", "pass", "deploy", "place", "move", "step", "skip", "bridge", "bind",
+        "track_place", "track_up", "lift", "claim", "replace", "gift", "reveal", "load", "gain", "reward",
+        "bind_select", "handle", "magnet", "resolve", "patron", "replenish", "bridge_place", "upgrade",
+        "take_conduit", "conduit_move", "pick_benefit",
+    }
+    assert expected - seen == set()
