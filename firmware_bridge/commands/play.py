@@ -31,7 +31,9 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     for flag, spec in all_option_specs().items():
         dest = f"opt_{spec.name}"
         if spec.kind == "bool":
-            parser.add_argument(flag, dest=dest, action="store_true", default=None, help=spec.help)
+            # a flag turns the option away from its default (--divine-winds on, --no-abilities off)
+            parser.add_argument(flag, dest=dest, action="store_const", const=not spec.default, default=None,
+                                help=spec.help)
         else:
             parser.add_argument(flag, dest=dest, default=None, help=spec.help,
                                 choices=list(spec.choices) or None)
@@ -65,7 +67,7 @@ def summary(game: Game, state: State, players: int, seed: int, options: dict[str
         "game": game.name,
         "players": players,
         "seed": seed,
-        "options": options,
+        "options": dict(getattr(state, "options", None) or options),
         "decisions": decisions,
         "turns": state.turn_number,
         "scores": [{"seat": p["seat"], "name": p["name"], "total": p["total"], "categories": p["categories"]}

@@ -7,13 +7,22 @@ file) and builds the read-only indexes the engine uses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import msgspec
 
-from rules.core.catalogue import Checker, Entry, collect_unverified, load_catalogue, parse_yaml
+from rules.core.catalogue import (
+    CatalogueError,
+    CatalogueIssue,
+    Checker,
+    Entry,
+    collect_unverified,
+    load_data,
+    parse_yaml,
+)
 
 ENERGY_TYPES = ("compass", "magnet", "rose", "wild")
 PLAIN_TYPES = ("compass", "magnet", "rose")
@@ -28,6 +37,16 @@ REQUIREMENT_KINDS = (
     "reserve_each_type", "conduits", "upgraded_actions",
 )
 PLAYER_COUNTS = ("2", "3", "4", "5")
+ABILITY_KINDS = (
+    "wild_activation_move", "wild_exhausted_move", "extra_space", "wild_load_recharge", "wild_arrives_recharge",
+    "load_start_position_1", "wild_deploy_extra", "bind_move_or_recharge", "wild_action", "gain_aside",
+    "gain_choose_type", "wild_as_space_type", "wild_as_chosen_type", "teleport",
+)
+TIER3_KINDS = ("replenish", "rearrange_energy", "place_exhausted", "rearrange_conduits", "move_bound", "move_track")
+CRITERION_KINDS = (
+    "pillar_energy_each", "min_each_region", "distinct_types_each", "monument_types", "monument_pairs",
+    "wild_min", "wild_each", "single_region_min", "single_type_each", "total_min",
+)
 
 
 class Benefit(Entry):
@@ -131,12 +150,30 @@ class QuickStart(Entry):
     layouts: dict[str, list[LayoutRow]]
 
 
+class AbilitySpec(Entry):
+    kind: str
+    count: int = 1
+    positions: list[int] = []
+    scope: str = "any"
+    running_out: bool = True
+
+
+class Criterion(Entry):
+    kind: str
+    per: int = 0
+    max: int = 0
+    min: int = 0
+    points: int = 0
+
+
 class Character(Entry):
     id: str
     name: str
     title: str
     colour: str
     energy: dict[str, int]
+    abilities: list[AbilitySpec]
+    scoring: dict[str, Criterion]
 
 
 class Region(Entry):
@@ -178,6 +215,8 @@ class RulesSpec(Entry):
     pillar_right_min_players: int
     upgraded_tiles_min_players_filter: int
     upgraded_actions_min_players_filter: int
+    tier3_trigger: str
+    divine_winds_tokens: int
 
 
 class ScoringSpec(Entry):
@@ -212,6 +251,7 @@ class CatalogueSpec(Entry):
     bridge_tokens: list[BridgeToken]
     quickstart: list[QuickStart]
     map: MapSpec
+    base: str | None = None
 
 
 class BenefitToken(Entry):
@@ -254,6 +294,17 @@ def check(spec: CatalogueSpec, ck: Checker) -> None:
                    f"counts must add up to {r.energy_per_character}")
         ck.require(all(v >= r.reserve_per_type for v in c.energy.values()), f"{path}.energy",
                    f"at least {r.reserve_per_type} of each type go into the reserve")
+        ck.require(len(c.abilities) == 3, f"{path}.abilities", "three abilities, tiers I to III (p. 28)")
+        for j, ab in enumerate(c.abilities):
+            kinds = TIER3_KINDS if j == 2 else ABILITY_KINDS
+            ck.require(ab.kind in kinds, f"{path}.abilities[{j}].kind",
+                       f"unknown tier-{'I' * (j + 1)} ability; one of {', '.join(kinds)}")
+            ck.require(ab.scope in ("any", "monument"), f"{path}.abilities[{j}].scope", "any or monument")
+        ck.require(sorted(c.scoring) == ["A", "B"], f"{path}.scoring", "one criterion per side, A and B")
+        for side, crit in c.scoring.items():
+            ck.require(crit.kind in CRITERION_KINDS, f"{path}.scoring.{side}.kind",
+                       f"one of {', '.join(CRITERION_KINDS)}")
+    ck.require(r.tier3_trigger in ("new_region", "any_entry"), "rules.tier3_trigger", "new_region or any_entry")
 
     numbers = [t.number for t in spec.starting_tiles]
     ck.require(len(numbers) == 7 and len(set(numbers)) == 7, "starting_tiles", "7 distinct starting tiles")
@@ -519,17 +570,61 @@ class Catalogue:
         return list(collect_unverified(self.raw))
 
 
-def parse_catalogue(text: str, source: str) -> Catalogue:
-    """Validate catalogue text; raises ``CatalogueError`` naming each error's path."""
-    spec = load_catalogue(text, source, CatalogueSpec, check)
+def merge(base: Any, overlay: Any) -> Any:
+    """Overlay catalogue data on a base: mappings merge, id-keyed record lists merge by id, lists replace."""
+    if isinstance(base, dict) and isinstance(overlay, dict):
+        out = dict(base)
+        for key, value in overlay.items():
+            out[key] = merge(base[key], value) if key in base else value
+        return out
+    if (isinstance(base, list) and isinstance(overlay, list) and overlay
+            and all(isinstance(x, dict) and "id" in x for x in base + overlay)):
+        by_id = {x["id"]: x for x in overlay}
+        merged = []
+        for item in base:
+            if item["id"] in by_id:
+                upd = by_id.pop(item["id"])
+                if upd.get("remove"):
+                    continue
+                merged.append(merge(item, upd))
+            else:
+                merged.append(item)
+        merged.extend(x for x in by_id.values() if not x.get("remove"))
+        return merged
+    return overlay
+
+
+def parse_catalogue(text: str, source: str, base_text: Callable[[str], str] | None = None) -> Catalogue:
+    """Validate catalogue text; raises ``CatalogueError`` naming each error's path.
+
+    A catalogue with ``base: <file>`` is an overlay on that file (``base_text`` reads it;
+    by default the shipped file of that name).
+    """
     raw = parse_yaml(text, source)
+    if isinstance(raw, dict) and isinstance(raw.get("base"), str):
+        reader = base_text or (lambda name: _packaged(name))
+        try:
+            base_src = reader(raw["base"])
+        except OSError as exc:
+            raise CatalogueError(source, [CatalogueIssue("base", f"cannot read {raw['base']!r}: {exc}")]) from None
+        base_raw = parse_yaml(base_src, raw["base"])
+        raw = merge(base_raw, {k: v for k, v in raw.items() if k != "base"})
+    spec = load_data(raw, source, CatalogueSpec, check)
     return Catalogue(spec, raw)
 
 
+def _packaged(name: str) -> str:
+    return resources.files("rules.aac").joinpath("data", name).read_text(encoding="utf-8")
+
+
+EDITIONS = ("en", "fr")
+
+
 def packaged_text(edition: str = "en") -> tuple[str, str]:
+    if edition not in EDITIONS:
+        raise KeyError(f"unknown edition {edition!r}; editions: {', '.join(EDITIONS)}")
     name = "aac.yaml" if edition == "en" else f"aac.{edition}.yaml"
-    res = resources.files("rules.aac").joinpath("data", name)
-    return res.read_text(encoding="utf-8"), f"rules/aac/data/{name}"
+    return _packaged(name), f"rules/aac/data/{name}"
 
 
 @cache

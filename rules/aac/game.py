@@ -21,8 +21,8 @@ OPTION_SPECS = (
     OptionSpec("expert_setup", "bool", False, "expert setup variant (p. 35)", flag="--expert-setup"),
     OptionSpec("characters", "list", None, "characters by seat, e.g. aureon,freyith (random if absent)",
                flag="--characters"),
-    OptionSpec("abilities", "bool", False, "character abilities and tier-III bridge scoring (p. 28)",
-               flag="--abilities"),
+    OptionSpec("abilities", "bool", True, "character abilities and tier-III bridge scoring (p. 28)",
+               flag="--no-abilities"),
     OptionSpec("block_unavailable_spaces", "bool", False,
                "block unavailable right-side spaces with an unused character's energy (p. 7)",
                flag="--block-unavailable-spaces"),
@@ -72,17 +72,26 @@ class AacGame(Game):
 
     def check_catalogue(self, text: str | None = None, source: str = "", edition: str | None = None,
                         ) -> list[tuple[str, str]]:
-        from rules.aac.catalogue import packaged_text, parse_catalogue
+        from pathlib import Path
+
+        from rules.aac.catalogue import _packaged, packaged_text, parse_catalogue
 
         if text is None:
             text, source = packaged_text(edition or "en")
-        return parse_catalogue(text, source or "<catalogue>").unverified()
 
-    def hooks_for(self, options: Mapping[str, Any]) -> Hooks:
-        if options.get("abilities") or options.get("divine_winds") or options.get("expert_setup"):
+        def base_text(name: str) -> str:
+            beside = Path(source).parent / name if source else None
+            if beside is not None and beside.is_file():
+                return beside.read_text(encoding="utf-8")
+            return _packaged(name)
+
+        return parse_catalogue(text, source or "<catalogue>", base_text).unverified()
+
+    def hooks_for(self, cat: Catalogue, options: Mapping[str, Any]) -> Hooks:
+        if options.get("abilities") or options.get("divine_winds"):
             from rules.aac.abilities import build_hooks
 
-            return build_hooks(options)
+            return build_hooks(cat, options)
         return BASE_HOOKS
 
     def new_game(self, players: int, seed: int | None = None, options: Mapping[str, Any] | None = None,
@@ -97,10 +106,17 @@ class AacGame(Game):
             plist, board, start, record = build(cat, players, seed, opts, dict(setup or {}))
         except KeyError as exc:
             raise SetupError(f"setup names an unknown component: {exc}") from None
-        st = AacState(self, cat, opts, seed, plist, board, self.hooks_for(opts))
+        st = AacState(self, cat, opts, seed, plist, board, self.hooks_for(cat, opts))
         st.start_player = start
         st.setup_record = record
+        if opts["divine_winds"]:
+            for p in st.players:
+                p.winds = 1  # p. 35: one Divine Winds Token each
         st.start_turn(start)
+        if opts["expert_setup"]:
+            from rules.aac.abilities.modules import expert_frames
+
+            expert_frames(st, draft="neutral_bridges" not in (setup or {}))
         settle(st)
         return st
 
@@ -108,7 +124,8 @@ class AacGame(Game):
         if data.get("game") != "aac":
             raise NotationError("not an An Age Contrived state")
         opts = normalise_options(data.get("options"))
-        return AacState.from_json(self, self.catalogue(opts["edition"]), dict(data), self.hooks_for(opts))
+        cat = self.catalogue(opts["edition"])
+        return AacState.from_json(self, cat, dict(data), self.hooks_for(cat, opts))
 
     def parse(self, text: str, state: State | None = None) -> Action:
         return notation.parse_action(text)

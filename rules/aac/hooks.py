@@ -44,12 +44,22 @@ class Hooks:
     on_place: Callable[..., None] | None = None
     # a bridge token left or returned to a character board: (st, seat)
     on_bridge_change: Callable[..., None] | None = None
-    # may this energy be activated? (st, seat, energy) -> bool, or None for the global rule
-    can_activate: Callable[..., bool | None] | None = None
     # activate an energy: return True if the hook handled it
     activate: Callable[..., bool] | None = None
     # tier-III bridge scoring of a seat (st, seat) -> points
     tier3_score: Callable[..., int] | None = None
+    # after a tile slid into position 1 on an ADVANCE (st, adv frame)
+    on_slide: Callable[..., None] | None = None
+    # extra end-of-turn frames resolved with the replenishments (st) -> list of frames with "p"
+    end_of_turn_loads: Callable[..., list[Any]] | None = None
+    # activation choices for an energy in a completed section: (st, seat, energy) -> list of "how", or None
+    activation_modes: Callable[..., list[str] | None] | None = None
+    # an own energy was exhausted from a completed section (st, seat, energy)
+    on_section_exhaust: Callable[..., None] | None = None
+    # does every gained energy become a free choice of type? (st, seat) -> bool
+    gain_any: Callable[..., bool] | None = None
+    # the per-seat ability table (rules.aac.abilities), for ability frames
+    table: Any = None
 
 
 BASE_HOOKS = Hooks()

@@ -55,6 +55,12 @@ def energy_locations(st: AacState, seat: int) -> dict[str, dict[str, int]]:
             add("hand", f.get("energy", "magnet"))
         elif t == "complete" and f["c"] == seat and f["bind"] is not None:
             add("hand", f["bind"])
+    for e, n in st.aside.get(seat, {}).items():
+        add("aside", e, n)
+    for f in st.frames:
+        if f["t"] == "ability" and f.get("p") == seat and f.get("hand"):
+            for e, n in f["hand"].items():
+                add("hand", e, n)
     return places
 
 

@@ -46,6 +46,8 @@ SPECS: dict[str, tuple[tuple[str, object], ...]] = {
     "take_conduit": (("icon", str), ("pos", int)),
     "conduit_move": (("icon", str),),
     "pick_benefit": (("monument", str),),
+    "ability": (("name", str), ("arg", str)),
+    "add": (("energy", str), ("source", str), ("dest", str)),
 }
 
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {k: tuple(f for f, _ in v) for k, v in SPECS.items()}

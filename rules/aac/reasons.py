@@ -302,7 +302,8 @@ def _track_place(st: AacState, f: Frame, a: Action) -> Reason:
     track, e, src = a.args
     pl = st.players[f["p"]]
     if track != f.get("track"):
-        return (Msg("This movement is on the {track} track.", track=f.get("track", "")), ())
+        return (Msg("This movement is on the {track} track.",
+                    track=Msg(terms.TRACK_NAMES.get(f.get("track", ""), ""))), ())
     t = pl.mtrack if track == "monument" else pl.ptrack
     if t is not None:
         return (Msg("You may not have more than one energy at a time on the same track (p. 25)."),

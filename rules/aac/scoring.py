@@ -6,9 +6,21 @@ from typing import TYPE_CHECKING, Any
 
 from rules.aac.catalogue import ENERGY_TYPES
 from rules.aac.model import bound_energy
+from rules.core.messages import N_
 
 if TYPE_CHECKING:
     from rules.aac.state import AacState
+
+CATEGORY_NAMES = {
+    "fully_gained_energy": N_("Fully gained energy"),
+    "monuments": N_("Monuments"),
+    "pillars": N_("Pillars of Civilization"),
+    "tier3_bridge": N_("Tier-III Bridge Token"),
+    "achievements": N_("Achievements"),
+    "tile_pool": N_("Tile Pool"),
+    "divine_winds": N_("Divine Winds"),
+    "total": N_("Total"),
+}
 
 CATEGORIES = (
     "fully_gained_energy", "monuments", "pillars", "tier3_bridge", "achievements", "tile_pool", "divine_winds",

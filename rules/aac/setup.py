@@ -185,11 +185,15 @@ def build(cat: Catalogue, n: int, seed: int, options: Mapping[str, Any],
         raise SetupError(f"start_player must be a seat 0..{n - 1}")
     record["start_player"] = start
 
-    players = [_player(cat, seat, chars[seat], regions[seat], n) for seat in range(n)]
+    expert = bool(options.get("expert_setup"))
+    if expert and _pick(setup, "neutral_bridges") is None:
+        board.bridges = dict.fromkeys(cat.bridge_spaces)  # drafted instead (p. 35)
+        record.pop("neutral_bridges", None)
+    players = [_player(cat, seat, chars[seat], regions[seat], n, quickstart=not expert) for seat in range(n)]
     return players, board, start, record
 
 
-def _player(cat: Catalogue, seat: int, char: str, region: str, n: int) -> Player:
+def _player(cat: Catalogue, seat: int, char: str, region: str, n: int, quickstart: bool = True) -> Player:
     pl = Player(seat, char)
     spec = cat.character[char]
     per = cat.rules.reserve_per_type
@@ -202,7 +206,7 @@ def _player(cat: Catalogue, seat: int, char: str, region: str, n: int) -> Player
     pl.inactive = [t for t in tiles if cat.tile_number[t].startswith("0")]
     pl.rows = {t: [[], []] for t in tiles}
     quick = cat.quickstart[char]
-    layout = quick.layouts["2" if n == 2 else "3-5"]
+    layout = quick.layouts["2" if n == 2 else "3-5"] if quickstart else []
     for pos, row in zip(cat.rules.start_loaded_positions[str(n)], layout):
         tile = pl.dev[pos - 1]
         for e in row.top:
@@ -211,8 +215,9 @@ def _player(cat: Catalogue, seat: int, char: str, region: str, n: int) -> Player
         for e in row.bottom:
             pl.exhausted[e] -= 1
             pl.rows[tile][1].append(e)
-    pl.exhausted[quick.pool] -= 1
-    pl.pool[quick.pool] += 1
+    if quickstart:
+        pl.exhausted[quick.pool] -= 1
+        pl.pool[quick.pool] += 1
     pl.charged = cat.rules.channel_marker_charged_at_start[str(n)]
     pl.tokens = [cat.base_token_at[i] for i in range(1, 6)]
     pl.conduits = [None] * cat.rules.conduit_spaces

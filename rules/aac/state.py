@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from rules.aac import abilities as _abilities  # noqa: F401  (registers the ability frame types)
 from rules.aac import frames as _frames  # noqa: F401  (registers every frame type)
 from rules.aac.catalogue import Catalogue
 from rules.aac.frames.base import APPLY, settle
@@ -51,6 +52,10 @@ class AacState(State):
         self.boxed_bridges: list[tuple[int, int, str]] = []
         self.boxed_tokens: list[tuple[int, str]] = []
         self.setup_record: dict[str, Any] = {}
+        self.turn_flags: list[str] = []  # once-per-turn abilities used ("extra_space:2", ...)
+        self.aside: dict[int, dict[str, int]] = {}  # energy gained and set aside (Rusné II), by seat
+        self.triggered: list[int] = []  # seats whose tier-III ability triggered this turn
+        self.start_regions: list[list[str]] = []  # where each character started the current turn
         self._history: list[tuple[int, Action]] = []
         self._legal: list[Action] = []
 
@@ -121,6 +126,10 @@ class AacState(State):
         s.boxed_bridges = self.boxed_bridges[:]
         s.boxed_tokens = self.boxed_tokens[:]
         s.setup_record = self.setup_record
+        s.turn_flags = self.turn_flags[:]
+        s.aside = {k: v.copy() for k, v in self.aside.items()}
+        s.triggered = self.triggered[:]
+        s.start_regions = self.start_regions
         s._history = self._history[:]
         s._legal = self._legal
         return s
@@ -155,8 +164,13 @@ class AacState(State):
     def start_turn(self, seat: int) -> None:
         self.turn_kind = None
         self.replenish = []
-        for p in self.players:
-            p.entered = []
+        self.turn_flags = []
+        self.triggered = []
+        cat = self.cat
+        self.start_regions = [
+            list(cat.bridge_regions[p.space]) if p.space in cat.bridge_regions else [cat.space_region[p.space]]
+            for p in self.players
+        ]
         self.frames.append({"t": "turn", "p": seat})
 
     # -- views -----------------------------------------------------------------
@@ -189,6 +203,10 @@ class AacState(State):
             "boxed": {"tiles": self.boxed_tiles[:], "bridges": [list(b) for b in self.boxed_bridges],
                       "action_tokens": [list(t) for t in self.boxed_tokens]},
             "setup": self.setup_record,
+            "turn_flags": self.turn_flags[:],
+            "aside": {str(k): dict(v) for k, v in self.aside.items()},
+            "triggered": self.triggered[:],
+            "start_regions": [r[:] for r in self.start_regions],
         }
 
     @classmethod
@@ -206,5 +224,9 @@ class AacState(State):
         st.boxed_bridges = [(b[0], b[1], b[2]) for b in data["boxed"]["bridges"]]
         st.boxed_tokens = [(t[0], t[1]) for t in data["boxed"]["action_tokens"]]
         st.setup_record = data.get("setup", {})
+        st.turn_flags = list(data.get("turn_flags", []))
+        st.aside = {int(k): dict(v) for k, v in data.get("aside", {}).items()}
+        st.triggered = list(data.get("triggered", []))
+        st.start_regions = [list(r) for r in data.get("start_regions", [])]
         settle(st)
         return st

@@ -4,23 +4,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.core.messages import Msg
+from rules.core.messages import N_, Msg
 
 if TYPE_CHECKING:
     from rules.aac.state import AacState
 
-ENERGY_NAMES = {"compass": "Compass", "magnet": "Magnet", "rose": "Rose", "wild": "Wild", "any": "any"}
-ROW_NAMES = {"top": "top row", "bottom": "bottom row"}
+ENERGY_NAMES = {
+    "compass": N_("Compass"), "magnet": N_("Magnet"), "rose": N_("Rose"), "wild": N_("Wild"), "any": N_("any"),
+}
+ROW_NAMES = {"top": N_("top row"), "bottom": N_("bottom row")}
+TRACK_NAMES = {"monument": N_("Monument"), "pillar": N_("Pillar")}
+SIDE_NAMES = {"left": N_("left"), "right": N_("right")}
 ACHIEVEMENT_NAMES = {
-    "monuments": "2 Monument icons on your tiles",
-    "pillars": "2 Pillar icons on your tiles",
-    "boots": "4 Boot icons on your tiles",
-    "bound_types": "bound energy of 3 different types",
-    "bound_monuments": "bound energy in 3 different Monuments",
-    "region_bound": "3 bound energy in 1 region",
-    "reserve_each": "1 energy of each type from the reserve",
-    "conduits": "3 Conduit Tokens",
-    "upgrades": "3 upgraded Action Tokens",
+    "monuments": N_("2 Monument icons on your tiles"),
+    "pillars": N_("2 Pillar icons on your tiles"),
+    "boots": N_("4 Boot icons on your tiles"),
+    "bound_types": N_("bound energy of 3 different types"),
+    "bound_monuments": N_("bound energy in 3 different Monuments"),
+    "region_bound": N_("3 bound energy in 1 region"),
+    "reserve_each": N_("1 energy of each type from the reserve"),
+    "conduits": N_("3 Conduit Tokens"),
+    "upgrades": N_("3 upgraded Action Tokens"),
 }
 
 
@@ -52,7 +56,8 @@ def place(st: AacState, dest: str) -> Msg:
         return Msg("{monument} section {section} space {space}", monument=monument(st, m), section=sec, space=i)
     if kind == "ach":
         a, _, side = rest.partition(":")
-        return Msg("the {side} space of the Achievement \u201c{name}\u201d", side=Msg(side), name=achievement(a))
+        return Msg("the {side} space of the Achievement \u201c{name}\u201d", side=Msg(SIDE_NAMES.get(side, side)),
+                   name=achievement(a))
     if kind == "bound":
         return Msg("the bound energy area of {monument}", monument=monument(st, rest))
     if kind == "pillar":

@@ -152,7 +152,11 @@ class Checker:
 
 def load_catalogue(text: str, source: str, schema: type[T], check: Callable[[T, Checker], None]) -> T:
     """Parse YAML, validate against ``schema``, then run the game's semantic ``check``."""
-    data = parse_yaml(text, source)
+    return load_data(parse_yaml(text, source), source, schema, check)
+
+
+def load_data(data: Any, source: str, schema: type[T], check: Callable[[T, Checker], None]) -> T:
+    """Validate already-parsed catalogue data against ``schema`` and the game's ``check``."""
     if not isinstance(data, dict):
         raise CatalogueError(source, [CatalogueIssue("", "a catalogue is a YAML mapping at the top level")])
     result = convert(data, schema, source)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 DEFAULT_DOMAIN = "aetherlink"
@@ -62,6 +63,43 @@ class Msg:
         return {lang: self.render(lang) for lang in langs}
 
 
+_locale_dirs: list[Path] = []
+
+
+def add_locale_dir(path: Path) -> None:
+    """Add a ``locale`` directory (``<lang>/LC_MESSAGES/*.po``) to the default domain."""
+    with _lock:
+        if path not in _locale_dirs:
+            _locale_dirs.append(path)
+            _catalogues.pop(DEFAULT_DOMAIN, None)
+
+
+def _package_locale_dirs() -> list[Path]:
+    """The ``locale`` directories of every package under ``rules`` (static data, read lazily)."""
+    import rules
+
+    out = []
+    for root in rules.__path__:
+        base = Path(root)
+        out.extend(sorted(p for p in base.glob("*/locale") if p.is_dir()))
+    return out
+
+
+def load_po_catalogues(lang: str) -> dict[str, str]:
+    """All translations for ``lang`` from the gettext ``.po`` files of the registered locale directories."""
+    from babel.messages.pofile import read_po
+
+    table: dict[str, str] = {}
+    for directory in [*_package_locale_dirs(), *_locale_dirs]:
+        for po in sorted((directory / lang / "LC_MESSAGES").glob("*.po")):
+            with po.open("rb") as fh:
+                catalog = read_po(fh, locale=lang)
+            for message in catalog:
+                if message.id and message.string and not message.fuzzy and isinstance(message.id, str):
+                    table[message.id] = str(message.string)
+    return table
+
+
 def register_domain(domain: str, loader: Callable[[str], dict[str, str]]) -> None:
     """Register how to load a domain's translations for a language."""
     with _lock:
@@ -74,12 +112,17 @@ def translate(text: str, lang: str, domain: str = DEFAULT_DOMAIN) -> str:
         return text
     by_lang = _catalogues.get(domain)
     if by_lang is None or lang not in by_lang:
-        loader = _loaders.get(domain)
+        loader = _loaders.get(domain) or (load_po_catalogues if domain == DEFAULT_DOMAIN else None)
         table = loader(lang) if loader else {}
         with _lock:
             _catalogues.setdefault(domain, {})[lang] = table
         by_lang = _catalogues[domain]
     return by_lang[lang].get(text) or text
+
+
+def N_(text: str) -> str:
+    """Mark a string as a message id for extraction, where it is wrapped in ``Msg`` later."""
+    return text
 
 
 def render(value: Msg | str, lang: str = "en") -> str:

@@ -25,7 +25,8 @@ def new(players: int = 3, chars: tuple[str, ...] | None = None, monuments: tuple
     setup.setdefault("characters", list(chars or default_chars[:players]))
     setup.setdefault("monuments", list(monuments or default_mons[:players]))
     setup.setdefault("start_player", 0)
-    st = GAME.new_game(players=players, seed=seed, options=options or {}, setup=setup)
+    opts = {"abilities": False, **(options or {})}  # the base game unless a test turns abilities on
+    st = GAME.new_game(players=players, seed=seed, options=opts, setup=setup)
     assert isinstance(st, AacState)
     return st
 
@@ -134,3 +135,37 @@ def reason(st: AacState, move: str) -> str:
 def resolve_chance(st: AacState) -> None:
     while st.current_player == CHANCE:
         st.apply(st.sample_chance())
+
+
+def unlock(st: AacState, s: int, *tiers: int, faces: dict[int, str] | None = None,
+           spaces: dict[int, str] | None = None) -> None:
+    """Place the seat's bridge tokens of these tiers on empty broken paths (unlocking their abilities)."""
+    pl = st.players[s]
+    free = [b for b in st.cat.bridge_spaces if st.board.bridges[b] is None]
+    for tier in tiers:
+        pl.bridges_left.remove(tier)
+        space = (spaces or {}).get(tier) or (free.pop(0) if free else None)
+        if space is None:  # no broken path left: the token goes back to the box (p. 20)
+            st.boxed_bridges.append((s, tier, ""))
+            continue
+        if space in free:
+            free.remove(space)
+        st.board.bridges[space] = (s, tier, (faces or {}).get(tier, "A"))
+
+
+def complete_section(st: AacState, completer: int, monument: str, others: dict[int, tuple[int, str]],
+                     last: tuple[int, str]) -> None:
+    """Arrange energy in ``monument``'s exposed section, then ``completer`` deploys the last one and ends the turn.
+
+    ``others`` maps space -> (seat, energy); ``last`` is (space, energy) placed by the completer with a Deploy.
+    """
+    for space, (s, e) in others.items():
+        to_section(st, s, monument, space, e)
+    pl = st.players[completer]
+    set_device(st, completer, [*pl.dev[:3], "I.1", pl.dev[4]] if pl.dev[3] != "I.1" else pl.dev, pl.inactive)
+    put(st, completer, 1, "bottom", "magnet" if pl.exhausted["magnet"] else "rose")
+    put(st, completer, 4, "top", last[1])
+    turn_of(st, completer)
+    done(st)
+    first = f"exhaust 1 bottom {pl.rows[pl.dev[0]][1][0]}"
+    play(st, first, "use 1 0", "deploy 4", f"place {last[1]} mon:{monument}:{last[0]}", "pass")

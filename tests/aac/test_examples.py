@@ -15,7 +15,6 @@ from tests.aac.scenario import (
     set_device,
     to_pool,
     to_section,
-    turn_of,
 )
 
 

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from tests.aac.scenario import bind, clear_device, done, legal, new, play, put, reason, seat, set_device, to_pool, to_section
+from tests.aac.scenario import (
+    bind,
+    clear_device,
+    done,
+    legal,
+    new,
+    play,
+    put,
+    reason,
+    seat,
+    set_device,
+    to_pool,
+    to_section,
+)
 
 
 def _deploy_ready():

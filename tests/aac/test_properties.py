@@ -16,8 +16,11 @@ GAME = rules.load("aac")
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+BASE = {"abilities": False}
+
+
 def _playout(players: int, seed: int, choice_seed: int, check=None, options=None):
-    state = GAME.new_game(players=players, seed=seed, options=options or {})
+    state = GAME.new_game(players=players, seed=seed, options=BASE if options is None else options)
     rng = random.Random(choice_seed)
     actions = []
     while not state.is_terminal():
@@ -53,7 +56,7 @@ def test_energy_is_conserved_and_random_play_ends(players, seed, choice):
 @given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000))
 def test_same_seed_and_actions_give_the_same_game(players, seed):
     a, actions = _playout(players, seed, seed)
-    replay = GAME.new_game(players=players, seed=seed)
+    replay = GAME.new_game(players=players, seed=seed, options=BASE)
     for action in actions:
         replay.apply(action)
     assert replay.to_json() == a.to_json()
@@ -65,7 +68,7 @@ def test_same_seed_and_actions_give_the_same_game(players, seed):
 def test_validate_apply_json_and_notation_round_trip(players, seed, stop):
     """Along a random game: validate accepts every legal action and never mutates; apply never raises;
     states round-trip through JSON (text), actions through JSON and notation."""
-    state = GAME.new_game(players=players, seed=seed)
+    state = GAME.new_game(players=players, seed=seed, options=BASE)
     rng = random.Random(seed)
     step = 0
     while not state.is_terminal() and step < stop:
@@ -89,7 +92,7 @@ def test_validate_apply_json_and_notation_round_trip(players, seed, stop):
 @settings(max_examples=10, deadline=None)
 @given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000), stop=st_.integers(0, 2000))
 def test_clone_is_independent(players, seed, stop):
-    state = GAME.new_game(players=players, seed=seed)
+    state = GAME.new_game(players=players, seed=seed, options=BASE)
     rng = random.Random(seed)
     for _ in range(stop):
         if state.is_terminal():
@@ -121,3 +124,57 @@ def test_random_play_reaches_every_kind_of_decision():
         "take_conduit", "conduit_move", "pick_benefit",
     }
     assert expected - seen == set()
+
+
+def _unlock_all(state):
+    """Arrange every bridge token on the board (or boxed) so all abilities are active from the start."""
+    free = [b for b in state.cat.bridge_spaces if state.board.bridges[b] is None]
+    for pl in state.players:
+        for tier in (1, 2, 3):
+            pl.bridges_left.remove(tier)
+            if free:
+                state.board.bridges[free.pop()] = (pl.seat, tier, "A" if tier != 3 else "B")
+            else:
+                state.boxed_bridges.append((pl.seat, tier, ""))
+    from rules.aac.frames.base import settle
+
+    settle(state)
+
+
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000), edition=st_.sampled_from(["en", "fr"]),
+       winds=st_.booleans(), expert=st_.booleans(), unlocked=st_.booleans())
+def test_abilities_and_modules_conserve_energy_and_end(players, seed, edition, winds, expert, unlocked):
+    """Issue 3: every character, both editions, with and without Divine Winds and expert setup."""
+    options = {"edition": edition, "divine_winds": winds, "expert_setup": expert, "abilities": True}
+    state = GAME.new_game(players=players, seed=seed, options=options)
+    if unlocked:
+        _unlock_all(state)
+    rng = random.Random(seed)
+    steps = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(state.sample_chance() if state.current_player == CHANCE else legal[rng.randrange(len(legal))])
+        check_energy(state)
+        steps += 1
+        assert steps < 200_000
+    scores = state.scores()
+    assert all(p["total"] == sum(p["categories"].values()) for p in scores["players"])
+    if not winds:
+        assert all(p["categories"]["divine_winds"] == 0 for p in scores["players"])
+
+
+def test_every_character_plays_in_both_editions():
+    for edition in ("en", "fr"):
+        for first in range(5):
+            chars = [GAME.catalogue(edition).characters[(first + k) % 5] for k in range(5)]
+            state = GAME.new_game(players=5, seed=first, options={"edition": edition, "characters": chars})
+            _unlock_all(state)
+            _, _ = state, None
+            rng = random.Random(first)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(state.sample_chance() if state.current_player == CHANCE
+                            else legal[rng.randrange(len(legal))])
+            check_energy(state)
+            assert state.seat_names() == chars

@@ -225,7 +225,7 @@ def _complete_forge(st, completer: int, contributors: list[int]):
     clear_device(st, completer)
     for s in contributors:
         clear_device(st, s)
-    owners = (contributors + [completer, completer])[:2]
+    owners = ([*contributors, completer, completer])[:2]
     for s, space in zip(owners, [1, 3]):
         to_section(st, s, "forge", space, "rose")
     set_device(st, completer, st.players[completer].dev, st.players[completer].inactive)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rules.aac.catalogue import ENERGY_TYPES
 from rules.aac.frames.base import PASS, Frame, register
-from rules.aac.frames.common import Benefit, gain_energy
+from rules.aac.frames.common import Benefit, gain_energy, gain_or_choose
 from rules.core.api import Action
 
 if TYPE_CHECKING:
@@ -22,11 +22,7 @@ if TYPE_CHECKING:
 def push_benefit(st: AacState, p: int, benefit: Benefit, source: str = "") -> None:
     kind, count, energy = benefit
     if kind == "gain_energy":
-        if energy == "any":
-            st.frames.append({"t": "gain", "p": p, "left": count})
-        else:
-            for _ in range(count):
-                gain_energy(st, p, energy or "")
+        gain_or_choose(st, p, energy or "any", count)
     elif kind == "place_bridge":
         if st.players[p].bridges_left:
             st.frames.append({"t": "bplace", "p": p})

@@ -42,6 +42,15 @@ def gain_energy(st: AacState, p: int, energy: str) -> bool:
     return True
 
 
+def gain_or_choose(st: AacState, p: int, energy: str, count: int = 1) -> None:
+    """Gain ``count`` energy of a type, or push a choice when it is "any" (or an ability makes it so)."""
+    if energy == "any" or (st.hooks.gain_any is not None and st.hooks.gain_any(st, p)):
+        st.frames.append({"t": "gain", "p": p, "left": count})
+    else:
+        for _ in range(count):
+            gain_energy(st, p, energy)
+
+
 # -- taking energy from where it is (p. 12) --------------------------------
 
 def energy_sources(st: AacState, pl: Player) -> list[tuple[str, str]]:
@@ -224,6 +233,8 @@ def place_energy(st: AacState, p: int, energy: str, dest: str) -> None:
     elif kind == "ach":
         a, _, side = rest.partition(":")
         b.ach_spaces[a][0 if side == "left" else 1] = (p, energy)
+        if st.hooks.on_bind is not None:
+            st.hooks.on_bind(st, p, dest, energy)
     else:  # pragma: no cover
         raise ValueError(dest)
 
@@ -276,8 +287,8 @@ def do_bind(st: AacState, pl: Player, track: str, target: str) -> None:
         pl.ptrack = None
         pid, _, i = target.partition(".")
         st.board.pillar_spaces[pid][int(i) - 1] = (pl.seat, energy)
-    if st.hooks.on_bind is not None:
-        st.hooks.on_bind(st, pl.seat, track, target)
+        if st.hooks.on_bind is not None:
+            st.hooks.on_bind(st, pl.seat, f"pillar:{pid}:{i}", energy)
 
 
 def bind_to_monument(st: AacState, seat: int, m: str, energy: str) -> None:
@@ -288,6 +299,8 @@ def bind_to_monument(st: AacState, seat: int, m: str, energy: str) -> None:
     if pl.patron is None and b.mon_patron[m] and sum(1 for x in b.mon_bound[m] if x[0] == seat) == 2:
         b.mon_patron[m] = False
         pl.patron = m
+    if st.hooks.on_bind is not None:
+        st.hooks.on_bind(st, seat, f"bound:{m}", energy)
 
 
 # -- Device slots ------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rules.aac.catalogue import ENERGY_TYPES
 from rules.aac.frames.base import PASS, Frame, register
 from rules.aac.frames.benefits import push_benefit
-from rules.aac.frames.common import bind_to_monument, empty_slots, gain_energy, load_options
+from rules.aac.frames.common import bind_to_monument, empty_slots, gain_or_choose, load_options
 from rules.aac.frames.placement import magnet_targets
 from rules.core.api import Action
 
@@ -86,16 +86,17 @@ def own_energy(st: AacState, p: int, m: str) -> list[str]:
     return [x[1] for x in st.board.mon_spaces[m] if x is not None and x[0] == p]
 
 
-def can_activate(st: AacState, p: int, energy: str) -> bool:
-    if st.hooks.can_activate is not None:
-        verdict = st.hooks.can_activate(st, p, energy)
-        if verdict is not None:
-            return verdict
+def activation_modes(st: AacState, p: int, energy: str) -> list[str]:
+    """How an own energy in a completed section may be activated (empty: it can only be exhausted)."""
+    if st.hooks.activation_modes is not None:
+        modes = st.hooks.activation_modes(st, p, energy)
+        if modes is not None:
+            return modes
     if energy == "compass" or energy == "rose":
-        return True
+        return ["activate"]
     if energy == "magnet":
-        return bool(magnet_targets(st, st.players[p]))
-    return False  # Wild has no inherent activation (p. 19)
+        return ["activate"] if magnet_targets(st, st.players[p]) else []
+    return []  # Wild has no inherent activation (p. 19)
 
 
 def contrib_auto(st: AacState, f: Frame) -> bool:
@@ -137,8 +138,8 @@ def contrib_legal(st: AacState, f: Frame) -> list[Action]:
     for e in ENERGY_TYPES:
         if e in own:
             out.append(Action("handle", (e, "exhaust")))
-            if can_activate(st, p, e):
-                out.append(Action("handle", (e, "activate")))
+            for how in activation_modes(st, p, e):
+                out.append(Action("handle", (e, how)))
     return out
 
 
@@ -153,29 +154,29 @@ def contrib_apply(st: AacState, f: Frame, a: Action) -> None:
         if a.args[0] == "energy":
             sec = st.board.mon_section[m]
             for e in st.cat.monument[m].sections[sec].reward:
-                if e == "any":
-                    st.frames.append({"t": "gain", "p": p, "left": 1})
-                else:
-                    gain_energy(st, p, e)
+                gain_or_choose(st, p, e)
         else:
             tok = st.cat.benefit_token[st.board.mon_benefit[m]]
             push_benefit(st, p, (tok.benefit.kind, tok.benefit.count, tok.benefit.energy), source="benefit")
         return
     energy, how = a.args
     spaces = st.board.mon_spaces[m]
-    for i, x in enumerate(spaces):
-        if x is not None and x[0] == p and x[1] == energy:
-            spaces[i] = None
-            break
+    kinds = st.cat.monument[m].sections[st.board.mon_section[m]].spaces
+    wanted = how.partition(":")[2]  # "activate:rose": the energy in a Rose space, if there is one
+    mine = [i for i, x in enumerate(spaces) if x is not None and x[0] == p and x[1] == energy]
+    idx = next((i for i in mine if kinds[i] == wanted), mine[0])
+    spaces[idx] = None
     if how == "exhaust":
         st.players[p].exhausted[energy] += 1
+        if st.hooks.on_section_exhaust is not None:
+            st.hooks.on_section_exhaust(st, p, energy)
     else:
-        activate(st, p, energy)
+        activate(st, p, energy, how)
 
 
-def activate(st: AacState, p: int, energy: str) -> None:
+def activate(st: AacState, p: int, energy: str, how: str = "activate") -> None:
     """The energy's ability (p. 19): Compass places, Magnet loads, Rose moves."""
-    if st.hooks.activate is not None and st.hooks.activate(st, p, energy):
+    if st.hooks.activate is not None and st.hooks.activate(st, p, energy, how):
         return
     if energy == "compass":
         hand = dict.fromkeys(ENERGY_TYPES, 0)

@@ -8,7 +8,7 @@ completions, patron construction, replenishments, then the next turn).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.aac.catalogue import ENERGY_TYPES
 from rules.aac.frames.base import PASS, Frame, register
@@ -67,8 +67,12 @@ def turn_apply(st: AacState, f: Frame, a: Action) -> None:
     pl = st.players[f["p"]]
     if a.kind == "slide":
         st.turn_kind = "advance"
+        start_dev = pl.dev[:]
         out = slide_in(st, pl, a.args[0])
-        st.frames[-1] = {"t": "adv", "p": f["p"], "entered": [a.args[0]], "exited": [out], "stage": "slide2"}
+        st.frames[-1] = {"t": "adv", "p": f["p"], "entered": [a.args[0]], "exited": [out], "stage": "slide2",
+                         "start_dev": start_dev}
+        if st.hooks.on_slide is not None:
+            st.hooks.on_slide(st, st.frames[-1])
     else:
         st.turn_kind = "actions"
         pos, _, energy = a.args
@@ -156,12 +160,14 @@ def adv_apply(st: AacState, f: Frame, a: Action) -> None:
     kind = a.kind
     stage = f["stage"]
     if stage == "slide2":
+        f["stage"] = "conduit"
         if kind == "slide":
             pl.charged = False
             out = slide_in(st, pl, a.args[0])
             f["entered"].append(a.args[0])
             f["exited"].append(out)
-        f["stage"] = "conduit"
+            if st.hooks.on_slide is not None:
+                st.hooks.on_slide(st, f)
     elif stage == "conduit":
         _generate(st, f, a.args[0])
     elif kind == "load":
@@ -291,10 +297,14 @@ def end_auto(st: AacState, f: Frame) -> bool:
         return True
     if stage == "replenish":
         f["stage"] = "tier3"
-        queue = clockwise_ending_with(st, f["p"], st.replenish)
+        todo: list[dict[str, Any]] = [{"t": "replenish", "p": seat, "tile": None} for seat in st.replenish]
+        if st.hooks.end_of_turn_loads is not None:
+            todo.extend(st.hooks.end_of_turn_loads(st))
         st.replenish = []
-        for seat in reversed(queue):
-            st.frames.append({"t": "replenish", "p": seat, "tile": None})
+        n = st.num_players
+        todo.sort(key=lambda fr: (fr["p"] - f["p"] - 1) % n)  # clockwise, ending with the current player (p. 21)
+        for frame in reversed(todo):
+            st.frames.append(frame)
         return True
     if stage == "tier3":
         f["stage"] = "finish"

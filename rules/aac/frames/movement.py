@@ -73,10 +73,11 @@ def char_legal(st: AacState, f: Frame) -> list[Action]:
 
 
 def move_character(st: AacState, pl: Player, space: str) -> None:
-    pl.came_from = pl.space
+    old = pl.space
+    pl.came_from = old
     pl.space = space
     if st.hooks.on_enter is not None:
-        st.hooks.on_enter(st, pl.seat, space)
+        st.hooks.on_enter(st, pl.seat, space, old)
 
 
 def char_apply(st: AacState, f: Frame, a: Action) -> None:

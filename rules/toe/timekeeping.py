@@ -1,0 +1,101 @@
+"""Which time events are due: the age clock and the sand timers, from times the caller passes in.
+
+The engine never reads a clock; time reaches it as ``CLOCK`` decisions. Someone
+must decide *when* to send them: the service (with the wall clock) or a
+simulator (with virtual time). ``Timekeeper`` is that bookkeeping, kept pure so
+both share it: tell it every applied decision with the time it happened
+(``observe``), and ask which events are due at a time (``due``) or when the
+next one will be (``next_due``). Times are seconds on any monotonic scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.core.api import Action
+from rules.toe.state import ToeState
+
+
+@dataclass
+class Timekeeper:
+    """The age clock (pauses excluded) and when each running sand timer was flipped."""
+
+    age_seconds: float = 540.0
+    cue_seconds: tuple[float, ...] = (0.0, 180.0, 360.0, 540.0)
+    timer_seconds: float = 30.0
+    auto_start: bool = True  # start the age as soon as the table is ready (else wait for a start command)
+    started: float | None = None
+    paused_at: float | None = None
+    paused_total: float = 0.0
+    flipped: dict[tuple[int, int], float] = field(default_factory=dict)
+
+    @classmethod
+    def for_state(cls, state: ToeState, auto_start: bool = True) -> Timekeeper:
+        r = state.table.cat.rules
+        return cls(age_seconds=float(r.age_seconds), cue_seconds=tuple(float(s) for s in state.table.cue_seconds),
+                   timer_seconds=float(r.timer_seconds), auto_start=auto_start)
+
+    def age_clock(self, now: float) -> float:
+        """Seconds of the age clock at ``now`` (0 before the start gong; frozen while paused)."""
+        if self.started is None:
+            return 0.0
+        end = self.paused_at if self.paused_at is not None else now
+        return max(0.0, end - self.started - self.paused_total)
+
+    def observe(self, action: Action, now: float) -> None:
+        """Record an applied decision and when it happened."""
+        kind = action.kind
+        if kind == "cue":
+            if action.args[0] == 0:
+                self.started, self.paused_at, self.paused_total = now, None, 0.0
+                self.flipped.clear()
+            elif action.args[0] >= self.age_seconds:
+                self.started = None
+                self.flipped.clear()
+        elif kind == "place":
+            seat, timer = action.args[0], action.args[1]
+            self.flipped[(seat, timer)] = self.age_clock(now)
+        elif kind == "out":
+            self.flipped.pop((action.args[0], action.args[1]), None)
+        elif kind == "pause":
+            self.paused_at = now
+        elif kind == "resume" and self.paused_at is not None:
+            self.paused_total += now - self.paused_at
+            self.paused_at = None
+        # card 203 moves a timer without flipping it: its sand keeps running, nothing to record
+
+    def due(self, state: ToeState, now: float) -> list[Action]:
+        """Time events due at ``now``, earliest first (apply them in this order)."""
+        d = state.data
+        if d.phase != "action" or d.initiation or d.chance:
+            return []
+        if d.clock == "waiting":
+            return [Action("cue", (0,))] if self.auto_start else []
+        if d.clock != "running":
+            return []
+        clock = self.age_clock(now)
+        events: list[tuple[float, int, Action]] = []
+        for seat, i, t in state.table.timers():
+            if t.running:
+                ends = self.flipped.setdefault((seat, i), clock) + self.timer_seconds
+                if ends <= clock:
+                    events.append((ends, 0, Action("out", (seat, i))))
+        cue = self.cue_seconds[d.cues] if d.cues < len(self.cue_seconds) else None
+        if cue is not None and cue <= clock:
+            events.append((cue, 1, Action("cue", (int(cue),))))
+        events.sort(key=lambda e: (e[0], e[1]))
+        return [a for _, _, a in events]
+
+    def next_due(self, state: ToeState, now: float) -> float | None:
+        """The caller's time at which the next time event falls due (None: none is scheduled)."""
+        d = state.data
+        if d.phase != "action" or d.initiation or d.clock != "running" or self.started is None:
+            return now if self.due(state, now) else None
+        clock = self.age_clock(now)
+        times = [self.flipped.get((s, i), clock) + self.timer_seconds
+                 for s, i, t in state.table.timers() if t.running]
+        if d.cues < len(self.cue_seconds):
+            times.append(self.cue_seconds[d.cues])
+        if not times:
+            return None
+        return now + max(0.0, min(times) - clock)
