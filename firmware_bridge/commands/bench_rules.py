@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from typing import Any
 
@@ -77,7 +78,10 @@ def _players(text: str) -> list[int]:
 def run(args: argparse.Namespace) -> int:
     game = rules.load(args.game)
     options = collect_options(game, args)
-    players = _players(args.players)
+    players = [n for n in _players(args.players) if game.min_players <= n <= game.max_players]
+    if not players:
+        print(f"aetherlink: {game.title} is for {game.min_players} to {game.max_players} players", file=sys.stderr)
+        return 2
     if args.profile:
         from pyinstrument import Profiler
 

@@ -35,8 +35,9 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(flag, dest=dest, action="store_const", const=not spec.default, default=None,
                                 help=spec.help)
         else:
-            parser.add_argument(flag, dest=dest, default=None, help=spec.help,
-                                choices=list(spec.choices) or None)
+            # choices are checked by the game (a list option is "a,b,c" on the command line)
+            parser.add_argument(flag, dest=dest, default=None, help=spec.help
+                                + (f" ({', '.join(spec.choices)})" if spec.choices else ""))
 
 
 def collect_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
@@ -53,7 +54,12 @@ def collect_options(game: Game, args: argparse.Namespace) -> dict[str, Any]:
         if spec.kind == "list":
             value = [v.strip() for v in str(value).split(",") if v.strip()]
         elif spec.kind == "int":
-            value = int(value)
+            try:
+                value = int(value)
+            except ValueError:
+                raise SystemExit(f"aetherlink: {spec.flag} takes a number, got {value!r}") from None
+        elif spec.kind == "str" and spec.choices and value not in spec.choices:
+            raise SystemExit(f"aetherlink: {spec.flag} is one of {', '.join(spec.choices)}, got {value!r}")
         options[name] = value
     return options
 

@@ -134,6 +134,21 @@ class AacState(State):
         s._legal = self._legal
         return s
 
+    def fingerprint(self) -> str:
+        """An exact, cheap identity of the position (not of the path that led to it)."""
+        parts = [repr(self.frames), repr(self.board.mon_spaces), repr(self.board.mon_bound),
+                 repr(self.board.mon_section), repr(self.board.pool_tiles), repr(self.board.deck),
+                 repr(self.board.ach_spaces), repr(self.board.pillar_spaces), repr(self.board.bridges),
+                 repr(self.board.pending), repr(self.board.upgrade_supply), repr(self.board.conduit_supply),
+                 repr(self.board.mon_patron), repr(self.board.mon_completed), repr(self.board.conduit_double),
+                 repr(self.replenish), repr(self.turn_kind), repr(self.turn_flags), repr(self.aside),
+                 repr(self.triggered), repr(self.end_triggered), repr(self.turns_done), repr(self.draws)]
+        for p in self.players:
+            parts.append(repr((p.dev, p.inactive, p.rows, p.exhausted, p.reserve, p.pool, p.charged, p.tokens,
+                               p.conduits, p.bridges_left, p.mtrack, p.ptrack, p.patron, p.winds, p.space,
+                               p.came_from, p.turns)))
+        return "|".join(parts)
+
     # -- chance ----------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.current_player != CHANCE:

@@ -59,6 +59,14 @@ class Msg:
     def __hash__(self) -> int:
         return hash((self.text, self.domain))
 
+    @staticmethod
+    def join(parts: list[Msg], sep: str = "; ") -> Msg:
+        """Several messages shown as one, each translated on its own."""
+        if len(parts) == 1:
+            return parts[0]
+        template = sep.join(f"{{p{i}}}" for i in range(len(parts)))
+        return Msg(template, DEFAULT_DOMAIN, **{f"p{i}": m for i, m in enumerate(parts)})
+
     def to_json(self, langs: tuple[str, ...] = SUPPORTED_LANGS) -> dict[str, str]:
         return {lang: self.render(lang) for lang in langs}
 

@@ -11,6 +11,7 @@ from rules.toe.actions import CLOCK
 from rules.toe.catalogue import catalogue_report, load_catalogue, unverified
 from rules.toe.game import ToeGame
 from rules.toe.state import ToeState
+from rules.toe.timekeeping import Timekeeper
 
 
 def make_game() -> ToeGame:
@@ -21,6 +22,7 @@ def make_game() -> ToeGame:
 __all__ = [
     "CLOCK",
     "CatalogueError",
+    "Timekeeper",
     "ToeGame",
     "ToeState",
     "catalogue_report",

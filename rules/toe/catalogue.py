@@ -20,8 +20,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-import msgspec
-
 from rules.core.catalogue import (
     CatalogueError,
     CatalogueIssue,
@@ -348,7 +346,6 @@ def _check_board(cat: Catalogue, c: Checker) -> None:
 
 
 def _check_map(cat: Catalogue, c: Checker) -> None:
-    r = cat.rules
     tile_ids: set[str] = set()
     for i, t in enumerate(cat.map.tiles):
         path = f"tiles[{i} id={t.id}]"
@@ -376,7 +373,6 @@ def _check_map(cat: Catalogue, c: Checker) -> None:
                   "each seat places its 3 tiles once")
     counts = sorted(lay.players for lay in cat.map.layouts)
     c.require(counts == [2, 3, 4], "layouts", "one layout for each of 2, 3 and 4 players")
-    _ = r
 
 
 def _check_cards(cat: Catalogue, c: Checker) -> None:
@@ -482,6 +478,32 @@ def _parse_parts(texts: Mapping[str, tuple[str, str]]) -> tuple[Catalogue, dict[
     return cat, raw
 
 
+def part_of(text: str, source: str) -> str:
+    """Which catalogue part an edited file is: by its name, else by its top-level keys."""
+    stem = Path(source).stem if source else ""
+    if stem in PARTS:
+        return stem
+    data = parse_yaml(text, source or "<catalogue>")
+    keys = set(data) - {"unverified"} if isinstance(data, dict) else set()
+    for part, schema in SCHEMAS.items():
+        fields = set(schema.__struct_fields__) - {"unverified"}
+        if keys and keys <= fields:
+            return part
+    raise CatalogueError(source or "<catalogue>", [CatalogueIssue(
+        "", f"not a Time of Empires catalogue part: name it one of {', '.join(PARTS)}.yaml "
+            f"or give it that part's top-level keys")])
+
+
+def check_text(text: str | None, source: str = "") -> list[tuple[str, str]]:
+    """The generic ``Game.check_catalogue``: validate (one edited part in place of the shipped one)
+    and list every unverified value as (``file:path``, reason)."""
+    texts = _part_texts(None)
+    if text is not None:
+        texts[part_of(text, source)] = (text, source or "<catalogue>")
+    _, raw = _parse_parts(texts)
+    return [(f"{part}.yaml:{where}", why) for part in PARTS for where, why in collect_unverified(raw[part])]
+
+
 def load_catalogue(path: str | None = None) -> Catalogue:
     """The catalogue: the shipped files, or with ``path`` (an edited part file or a folder) in their place."""
     if path is None:
@@ -525,6 +547,3 @@ def catalogue_report(path: str | None = None) -> dict[str, Any]:
         "unverified": notes,
     }
 
-
-def to_builtins(obj: Any) -> Any:
-    return msgspec.to_builtins(obj)

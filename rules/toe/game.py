@@ -10,7 +10,7 @@ import msgspec
 from rules.core.api import Action, Game, NotationError, OptionSpec, State
 from rules.toe import flow
 from rules.toe.actions import ACTION_FIELDS, well_formed
-from rules.toe.catalogue import Catalogue, shipped_catalogue
+from rules.toe.catalogue import Catalogue, check_text, shipped_catalogue
 from rules.toe.model import Data, Player, Timer
 from rules.toe.notation import format_action, parse_action
 from rules.toe.scoring import CATEGORIES
@@ -35,8 +35,8 @@ class ToeGame(Game):
                        "play every age with the Age of Initiation rules (turns and rounds, no real time)",
                        flag="--initiation"),
             OptionSpec("initiation_ages", "list", [],
-                       "ages (1, 2, 3) played with the Age of Initiation rules; the others are real time",
-                       choices=("1", "2", "3"), flag="--initiation-ages"),
+                       "comma-separated ages (1, 2, 3) played with the Age of Initiation rules; the others "
+                       "are real time", flag="--initiation-ages"),
         )
 
     def new_game(
@@ -142,6 +142,12 @@ class ToeGame(Game):
         if first is not None and (not isinstance(first, int) or not 0 <= first < players):
             raise ValueError(f"first_player: a seat from 0 to {players - 1}")
         return setup
+
+    def check_catalogue(self, text: str | None = None, source: str = "", edition: str | None = None,
+                        ) -> list[tuple[str, str]]:
+        """Validate the catalogue (an edited part file's ``text`` in place of the shipped part) and list
+        every unverified value; raises ``CatalogueError`` naming each error's file and path."""
+        return check_text(text, source)
 
     def state_from_json(self, data: Mapping[str, Any]) -> ToeState:
         if data.get("game") != "toe":

@@ -52,14 +52,14 @@ def parse_action(text: str, names: Sequence[str] | None = None) -> Action:
     if len(words) < 2:
         raise NotationError(f"expected '<who> <kind> ...', got {text!r}")
     head, kind, rest = words[0].lower(), words[1].lower(), words[2:]
+    args: list[object] = []
     if head == "clock":
-        args: list[object] = []
         table, fields = CLOCK_FIELDS, CLOCK_FIELDS.get(kind)
     elif head == "chance":
         table, fields = CHANCE_FIELDS, CHANCE_FIELDS.get(kind)
     else:
         table, fields = PLAYER_FIELDS, PLAYER_FIELDS.get(kind)
-        args = [_read_seat(head, names)]
+        args.append(_read_seat(head, names))
         if fields is not None:
             fields = fields[1:]
     if fields is None:

@@ -18,11 +18,12 @@ from rules.core.api import CHANCE, SIMULTANEOUS, TERMINAL, Action, IllegalAction
 from rules.core.messages import Msg
 from rules.toe import effects, flow, scoring
 from rules.toe.actions import CHANCE_FIELDS, CLOCK, CLOCK_FIELDS, decider, well_formed
+from rules.toe.board import CentralBoard
 from rules.toe.explain import explain
 from rules.toe.frames import options
 from rules.toe.model import Data
 from rules.toe.table import Table
-from rules.toe.text import QUESTIONS, msg
+from rules.toe.text import QUESTIONS, space_name
 
 if TYPE_CHECKING:
     from rules.toe.game import ToeGame
@@ -33,13 +34,13 @@ _DECODER = msgspec.json.Decoder(Data)
 
 class ToeState(State):
     def __init__(self, game: ToeGame, seed: int, options: Mapping[str, Any], setup: Mapping[str, Any],
-                 data: Data, history: list[tuple[int, Action]] | None = None):
+                 data: Data, history: list[tuple[int, Action]] | None = None, board: CentralBoard | None = None):
         self.game = game
         self._game = game
         self.seed = seed
         self.options = dict(options)
         self.setup = dict(setup)
-        self.table = Table(game.catalogue, data, self.options, self.setup)
+        self.table = Table(game.catalogue, data, self.options, self.setup, board)
         self._history: list[tuple[int, Action]] = history if history is not None else []
         self._legal: list[Action] | None = None
         self._legal_set: frozenset[Action] | None = None
@@ -100,13 +101,18 @@ class ToeState(State):
             self._legal_set = frozenset(self._legal)
         return list(self._legal)
 
+    def invalidate(self) -> None:
+        """Forget cached legal actions, after editing ``data`` directly (tests, scenario tools)."""
+        self._legal = None
+        self._legal_set = None
+
     def legal_actions_of(self, who: int) -> list[Action]:
         """The legal actions of one decider (a seat, ``CLOCK`` or ``CHANCE``)."""
         return [a for a in self.legal_actions() if decider(a) == who]
 
     def validate(self, action: Action) -> None:
         if not well_formed(action):
-            raise IllegalAction(msg("That is not a Time of Empires move."), action=action if
+            raise IllegalAction(Msg("That is not a Time of Empires move."), action=action if
                                 isinstance(action, Action) else None)
         self.legal_actions()
         assert self._legal_set is not None
@@ -143,8 +149,8 @@ class ToeState(State):
 
     def clone(self) -> ToeState:
         data = _DECODER.decode(_ENCODER.encode(self.data))
-        copy = ToeState(self._game, self.seed, self.options, self.setup, data, list(self._history))
-        return copy
+        return ToeState(self._game, self.seed, self.options, self.setup, data, list(self._history),
+                        self.table.board)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         outcomes = self._chance_actions()
@@ -194,7 +200,7 @@ class ToeState(State):
         d = self.data
         out: dict[str, Any] = {"player": cp, "age": d.age, "phase": d.phase}
         if cp == TERMINAL:
-            return {**out, "kind": "over", "question": msg("The game is over."), "deciders": []}
+            return {**out, "kind": "over", "question": Msg("The game is over."), "deciders": []}
         if cp == CHANCE:
             return {**out, "kind": f"chance:{d.chance[0]}", "question": QUESTIONS["chance"], "deciders": [CHANCE],
                     "options": len(self._chance_actions())}
@@ -206,10 +212,16 @@ class ToeState(State):
             frames = self.table.frames(who)
             kind = frames[-1].kind if frames else "act"
             question: Msg = QUESTIONS.get(kind, QUESTIONS["act"])
+            expired = self.table.expired_on_common(who) if not frames else []
             if kind == "siege":
-                question = msg(QUESTIONS["siege"].text, city=frames[-1].arg)
+                question = Msg("You won the siege of {city}: place a Clan there?", city=frames[-1].arg)
+            elif expired:
+                kind = "move_timer"
+                space = self.table.player(who).timers[expired[0]].space
+                question = Msg("Your sand timer ran out on {space}: move it to another Action space.",
+                               space=space_name(space))
             seats.append({"seat": who, "kind": kind, "question": question})
-        first = seats[0] if seats else {"kind": "none", "question": msg("Nothing to decide.")}
+        first = seats[0] if seats else {"kind": "none", "question": Msg("Nothing to decide.")}
         return {**out, "kind": first["kind"], "question": first["question"], "deciders": seats,
                 "options": len(self.legal_actions())}
 
@@ -256,17 +268,7 @@ class ToeState(State):
         return out
 
     def _placements(self, seat: int) -> list[Action]:
-        tb = self.table
-        out = []
-        blocked = {space: tb.cannot_act(seat, space) for space in tb.spaces}
-        for timer in range(len(tb.player(seat).timers)):
-            for space in tb.spaces:
-                if blocked[space] is not None:
-                    continue
-                for slot in range(tb.cat.space[space].slots):
-                    if tb.place_problem(seat, timer, space, slot) is None:
-                        out.append(Action("place", (seat, timer, space, slot)))
-        return out
+        return [Action("place", (seat, timer, space, slot)) for timer, space, slot in self.table.placements(seat)]
 
     def _clock_actions(self) -> list[Action]:
         d = self.data

@@ -14,19 +14,20 @@ from rules.core.messages import Msg
 from rules.toe.board import CentralBoard, build_board
 from rules.toe.catalogue import Catalogue
 from rules.toe.model import Data, Frame, Group, Player, Timer
-from rules.toe.text import msg, space_name
+from rules.toe.text import space_name
 
 
 class Table:
-    def __init__(self, cat: Catalogue, data: Data, options: Mapping[str, Any], setup: Mapping[str, Any]):
+    def __init__(self, cat: Catalogue, data: Data, options: Mapping[str, Any], setup: Mapping[str, Any],
+                 board: CentralBoard | None = None):
         self.cat = cat
         self.data = data
         self.options = options
         self.setup = setup
         self.n = len(data.players)
         self.colours = [p.colour for p in data.players]
-        self.board: CentralBoard | None = None
-        if -1 not in data.orientations:
+        self.board: CentralBoard | None = board
+        if board is None and -1 not in data.orientations:
             self.build_board()
         self.columns = [t.column for t in cat.board.leader_tiles if t.players <= self.n]
         self.spaces = [
@@ -107,13 +108,13 @@ class Table:
     def site_problem(self, seat: int, site: str, building: str) -> Msg | None:
         territory = self.map.site_territory.get(site)
         if territory is None:
-            return msg("{site} is not an available construction site.", site=site)
+            return Msg("{site} is not an available construction site.", site=site)
         if site in self.data.buildings:
-            return msg("That construction site is already occupied.")
+            return Msg("That construction site is already occupied.")
         if not self.occupies(seat, territory):
-            return msg("You can only construct in a territory you occupy.")
+            return Msg("You can only construct in a territory you occupy.")
         if any(owner == seat and kind == building for _, owner, kind in self.buildings_in(territory)):
-            return msg("You cannot build 2 buildings of the same type in the same territory.")
+            return Msg("You cannot build 2 buildings of the same type in the same territory.")
         return None
 
     def free_sites(self, seat: int, building: str) -> list[str]:
@@ -230,24 +231,24 @@ class Table:
         p = self.data.players[seat]
         if sp.action == "discover":
             if p.parked:
-                return msg("You cannot discover while a building waits on your Discovery space.")
+                return Msg("You cannot discover while a building waits on your Discovery space.")
             if not any(self.cat.tech[c].discover <= p.ideas for c in p.hand):
-                return msg("You cannot pay the discovery cost of any card in your hand.")
+                return Msg("You cannot pay the discovery cost of any card in your hand.")
         elif sp.action == "construct":
             if not p.discovery:
-                return msg("You cannot construct: there is no discovered Technology card on your Discovery space.")
+                return Msg("You cannot construct: there is no discovered Technology card on your Discovery space.")
             if p.parked:
-                return msg("A building already waits on your Discovery space.")
+                return Msg("A building already waits on your Discovery space.")
             card = self.cat.tech[p.discovery[-1]]
             if card.construct > p.bricks:
-                return msg("You need {n} Bricks to construct this building.", n=card.construct)
+                return Msg("You need {n} Bricks to construct this building.", n=card.construct)
             if not self.building_left(seat, card.type):
-                return msg("No building of that type is left on your Player board.")
+                return Msg("No building of that type is left on your Player board.")
         elif sp.action == "draw":
             if not any(self.deck_count(d) for d in sp.decks):
-                return msg("The Technology decks of that board are empty.")
+                return Msg("The Technology decks of that board are empty.")
         elif sp.action in ("influence", "wonder") and p.created == 0:
-            return msg("You have no created Scholar to place.")
+            return Msg("You have no created Scholar to place.")
         return None
 
     def deck_count(self, deck: str) -> int:
@@ -264,21 +265,21 @@ class Table:
     def slot_problem(self, seat: int, timer: int, space: str, slot: int) -> Msg | None:
         """Slot rules shared by placing and shifting: free slot, never both slots, no reuse next round."""
         if space not in self.spaces:
-            return msg("There is no action space {space} in this game.", space=space)
+            return Msg("There is no action space {space} in this game.", space=space)
         sp = self.cat.space[space]
         if not 0 <= slot < sp.slots:
-            return msg("{space} has no slot {slot}.", space=space_name(space), slot=slot + 1)
+            return Msg("{space} has no slot {slot}.", space=space_name(space), slot=slot + 1)
         common = sp.board != "player"
         for s, i, t in self.timers():
             if (s, i) == (seat, timer) or t.space != space:
                 continue
             if common and s == seat:
-                return msg("You cannot occupy both Action slots of {space}.", space=space_name(space))
+                return Msg("You cannot occupy both Action slots of {space}.", space=space_name(space))
             if t.slot == slot and (common or s == seat):
-                return msg("That Action slot is occupied.")
+                return Msg("That Action slot is occupied.")
         d = self.data
         if d.initiation and common and d.round >= 2 and space in d.players[seat].last_common:
-            return msg("You used {space} last round: choose another Action space this round.",
+            return Msg("You used {space} last round: choose another Action space this round.",
                        space=space_name(space))
         return None
 
@@ -286,32 +287,65 @@ class Table:
         """Why this seat may not place this timer on this slot now (None if it may)."""
         p = self.data.players[seat]
         if not 0 <= timer < len(p.timers):
-            return msg("You have no sand timer {timer}.", timer=timer + 1)
+            return Msg("You have no sand timer {timer}.", timer=timer + 1)
         t = p.timers[timer]
         if self.realtime():
             if t.running:
-                return msg("That sand timer is still running.")
+                return Msg("That sand timer is still running.")
             expired = self.expired_on_common(seat)
             if expired and timer not in expired:
-                return msg("First move your sand timer that ran out on {space}.",
+                return Msg("First move your sand timer that ran out on {space}.",
                            space=space_name(p.timers[expired[0]].space))
             if t.space == space and self.is_common(space):
-                return msg("A sand timer that ran out on a common board must move to another Action space.")
+                return Msg("A sand timer that ran out on a common board must move to another Action space.")
         elif t.moved:
-            return msg("You have already placed that sand timer this turn.")
+            return Msg("You have already placed that sand timer this turn.")
         problem = self.slot_problem(seat, timer, space, slot)
         if problem is not None:
             return problem
         return self.cannot_act(seat, space)
 
+    def placements(self, seat: int) -> list[tuple[int, str, int]]:
+        """Every (timer, space, slot) the seat may place on now: ``place_problem`` is None exactly for
+        these (it gives the reasons; this is the fast enumeration of the same rules)."""
+        d = self.data
+        p = d.players[seat]
+        realtime = not d.initiation
+        if realtime:
+            expired = self.expired_on_common(seat)
+            usable = expired or [i for i, t in enumerate(p.timers) if not t.running]
+        else:
+            usable = [i for i, t in enumerate(p.timers) if not t.moved]
+        if not usable:
+            return []
+        others_common = {(t.space, t.slot) for s, i, t in self.timers() if s != seat and t.space}
+        open_spaces = [(space, self.cat.space[space]) for space in self.spaces if self.cannot_act(seat, space) is None]
+        reuse_banned = set(p.last_common) if d.initiation and d.round >= 2 else set()
+        out = []
+        for timer in usable:
+            t = p.timers[timer]
+            mine = [(x.space, x.slot) for j, x in enumerate(p.timers) if j != timer and x.space]
+            for space, sp in open_spaces:
+                common = sp.board != "player"
+                if common:
+                    if (realtime and t.space == space) or space in reuse_banned:
+                        continue
+                    if any(s == space for s, _ in mine):
+                        continue
+                for slot in range(sp.slots):
+                    if (space, slot) in mine or (common and (space, slot) in others_common):
+                        continue
+                    out.append((timer, space, slot))
+        return out
+
     def shift_problem(self, seat: int, timer: int, space: str, slot: int) -> Msg | None:
         """Card 203: move a timer, unflipped, to another Action slot."""
         p = self.data.players[seat]
         if not 0 <= timer < len(p.timers):
-            return msg("You have no sand timer {timer}.", timer=timer + 1)
+            return Msg("You have no sand timer {timer}.", timer=timer + 1)
         t = p.timers[timer]
         if (t.space, t.slot) == (space, slot):
-            return msg("Move the sand timer to another Action slot.")
+            return Msg("Move the sand timer to another Action slot.")
         problem = self.slot_problem(seat, timer, space, slot)
         if problem is not None:
             return problem

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from rules.core.api import Action
 from rules.toe.state import ToeState
 
+_EPSILON = 1e-6  # seconds: times computed by next_due are due, whatever the float rounding
+
 
 @dataclass
 class Timekeeper:
@@ -78,10 +80,10 @@ class Timekeeper:
         for seat, i, t in state.table.timers():
             if t.running:
                 ends = self.flipped.setdefault((seat, i), clock) + self.timer_seconds
-                if ends <= clock:
+                if ends <= clock + _EPSILON:
                     events.append((ends, 0, Action("out", (seat, i))))
         cue = self.cue_seconds[d.cues] if d.cues < len(self.cue_seconds) else None
-        if cue is not None and cue <= clock:
+        if cue is not None and cue <= clock + _EPSILON:
             events.append((cue, 1, Action("cue", (int(cue),))))
         events.sort(key=lambda e: (e[0], e[1]))
         return [a for _, _, a in events]

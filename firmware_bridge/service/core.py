@@ -1,0 +1,267 @@
+"""The pipeline core: one thread, one input at a time, journal first, then tell the world.
+
+Inputs (snapshots, momentary events, commands, ticks) come from adapter threads
+through the ``Inbox``. For each one the core asks the interpreter for a
+``Verdict``, checks it against the rules, appends what was accepted to the
+journal in one durable transaction, and only then publishes events, the
+retained state and the LED frame. A journal that cannot be written stops the
+service (``JournalError``): better restarted by systemd than telling players
+about moves that would be forgotten.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+import rules
+from firmware_bridge import leds
+from firmware_bridge.config import Config
+from firmware_bridge.journal import GameSetup, Journal, Kind, action_body, replay
+from firmware_bridge.service import views
+from firmware_bridge.service.commands import handle_command
+from firmware_bridge.service.inputs import CommandInput, EventInput, Inbox, Input, SnapshotInput, Stop, Tick
+from firmware_bridge.service.seams import InterpreterFactory, LedSink, Publisher
+from firmware_bridge.service.session import InterpreterFault, Session
+from rules import CHANCE
+from rules.core.physical import LedFrame, Snapshot
+from rules.core.verdict import Verdict
+
+log = logging.getLogger("aetherlink.core")
+
+
+class Core:
+    def __init__(
+        self,
+        config: Config,
+        journal: Journal,
+        *,
+        publishers: Sequence[Publisher] = (),
+        led_sinks: Sequence[LedSink] = (),
+        interpreter_factory: InterpreterFactory | None = None,
+        bridge_info: Callable[[], Mapping[str, Any]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.config = config
+        self.journal = journal
+        self.publishers = list(publishers)
+        self.led_sinks = list(led_sinks)
+        self.interpreter_factory = interpreter_factory
+        self.bridge_info = bridge_info or (lambda: {})
+        self.clock = clock
+        self.lang = config.game.lang
+        self.session: Session | None = None
+        self.heartbeat = clock()
+        self.last_snapshot: Snapshot | None = None
+        self._palette = leds.palette({str(k): str(v) for k, v in config.leds.palette.items()})
+        self._frame: LedFrame | None = None
+        self._published_state = b""
+
+    # -- start --
+
+    def boot(self) -> None:
+        """Resume the journal's latest game, or start the configured one; then publish."""
+        rebuilt = replay(self.journal)
+        if rebuilt is not None:
+            self.session = Session(rebuilt.number, rebuilt.setup, rebuilt.game, rebuilt.state,
+                                   self.interpreter_factory, self.lang)
+            self.session.last_move = views.last_move_of(rebuilt.steps)
+            log.info("resumed game %d (%s) at journal row %d", rebuilt.number, rebuilt.setup.game,
+                     rebuilt.last_seq)
+            self.commit(self.session.interpreter.resync(), "resume")
+        elif self.config.game.name is not None:
+            g = self.config.game
+            seed = g.seed if g.seed is not None else secrets.randbelow(2**31)
+            self.start_game(GameSetup(g.name or "", g.players, seed, dict(g.options)), "config")
+        self.publish()
+
+    def start_game(self, setup: GameSetup, source: str) -> Session:
+        """Journal a new game's setup, then make it the game in play."""
+        game = rules.load(setup.game)
+        state = setup.new_state(game)
+        entry = self.journal.append([("setup", setup.to_body(source))])[0]
+        self.session = Session(entry.game, setup, game, state, self.interpreter_factory, self.lang)
+        self.event("game_start", {"seq": entry.seq, "number": entry.game, **(self.game_json() or {})})
+        self.commit(self.session.interpreter.resync(), source)
+        if self.last_snapshot is not None:
+            self.commit(self.session.interpreter.observe(self.last_snapshot), "table")
+        return self.session
+
+    # -- the loop --
+
+    def run(self, inbox: Inbox, tick: float = 1.0) -> None:
+        """Consume inputs until ``Stop``; the calling thread becomes the core thread."""
+        while True:
+            item = inbox.get(tick) or Tick()
+            self.heartbeat = self.clock()
+            if isinstance(item, Stop):
+                return
+            self.handle(item)
+            self.heartbeat = self.clock()
+
+    def handle(self, item: Input) -> None:
+        if isinstance(item, CommandInput):
+            response = handle_command(self, item)
+            self.publish()  # the new state is out before the response: a client reading it is current
+            item.reply(response)
+            return
+        if isinstance(item, SnapshotInput):
+            self.last_snapshot = item.snapshot
+            if self.session is not None:
+                self._guarded(lambda s: s.interpreter.observe(item.snapshot), "table")
+        elif isinstance(item, EventInput):
+            if self.session is not None:
+                self._guarded(lambda s: s.interpreter.event(item.event), "table")
+        elif isinstance(item, Tick):
+            return
+        self.publish()
+
+    def _guarded(self, ask: Callable[[Session], Verdict], source: str) -> None:
+        """Ask the interpreter; a bug in it is logged and it restarts from the journal; the game goes on."""
+        session = self.session
+        assert session is not None
+        try:
+            verdict = ask(session)
+        except Exception as exc:  # an interpreter bug must not stop the table
+            log.exception("interpreter failed; restarting it from the journal")
+            self.event("error", {"message": f"interpreter failed: {exc}"})
+            session.rebuild_interpreter()
+            return
+        self.commit(verdict, source)
+
+    # -- verdicts --
+
+    def commit(self, verdict: Verdict, source: str,
+               before: Sequence[tuple[Kind, Mapping[str, Any]]] = ()) -> list[dict[str, Any]]:
+        """Journal what ``verdict`` accepted (after ``before`` rows), then publish its events.
+
+        Returns the accepted moves as JSON (with their journal ``seq``).
+        """
+        session = self.session
+        assert session is not None
+        try:
+            new_state, steps = session.advance(verdict)
+        except InterpreterFault as exc:
+            log.error("refusing the interpreter's verdict: %s", exc)
+            self.event("error", {"message": f"interpreter fault: {exc}"})
+            session.rebuild_interpreter()
+            return []
+        rows: list[tuple[Kind, Mapping[str, Any]]] = list(before)
+        if verdict.undone:
+            rows.append(("undo", {"count": verdict.undone, "source": source}))
+        for decider, action, state_before in steps:
+            rows.append(("action", action_body(session.game, state_before, decider, action,
+                                               "chance" if decider == CHANCE else source)))
+        entries = self.journal.append(rows)  # JournalError propagates: the service must stop
+        was_terminal = session.state.is_terminal()
+        session.state = new_state
+        action_seqs = [e.seq for e in entries if e.kind == "action"]
+        moves = [views.move_json(session.game, before_state, seq, decider, action)
+                 for (decider, action, before_state), seq in zip(steps, action_seqs)]
+        undo_seq = next((e.seq for e in entries if e.kind == "undo"), None)
+        self._announce(session, verdict, moves, undo_seq, source)
+        if not was_terminal and new_state.is_terminal():
+            self.event("game_end", {"number": session.number, "seq": self.journal.last_seq,
+                                    "scores": views.scores_json(new_state, self.lang)})
+        return moves
+
+    def _announce(self, session: Session, verdict: Verdict, moves: list[dict[str, Any]], undo_seq: int | None,
+                  source: str) -> None:
+        old = session.status
+        session.update_status(verdict)
+        if verdict.undone:
+            self.event("undo", {"count": verdict.undone, "seq": undo_seq, "source": source})
+            session.last_move = None  # the latest decision left is no longer the latest accepted one
+        for move in moves:
+            self.event("move", {**move, "source": "chance" if move["chance"] else source})
+            session.last_move = {key: move[key] for key in ("seq", "seat", "notation")}
+        new = session.status
+        state = session.state
+        if new.refusal is not None and new.refusal != old.refusal:
+            self.event("refusal", views.refusal_json(new.refusal, state, self.lang))
+        if (new.in_sync, new.differences) != (old.in_sync, old.differences):
+            self.event("sync", self.sync_json())
+        old_ids = {p.id for p in old.prompts}
+        for prompt in new.prompts:
+            if prompt.id not in old_ids:
+                self.event("prompt", views.prompt_json(prompt, state, self.lang))
+
+    # -- publishing --
+
+    def event(self, kind: str, payload: Mapping[str, Any]) -> None:
+        body = {"board": self.config.board.id, "ts": round(time.time(), 3), **payload}
+        for publisher in self.publishers:
+            publisher.publish_event(kind, body)
+
+    def publish(self) -> None:
+        """Publish the retained state and the LED frame if they changed."""
+        document = self.state_document()
+        encoded = msgspec.json.encode(document, order="sorted")
+        if encoded != self._published_state:
+            self._published_state = encoded
+            for publisher in self.publishers:
+                publisher.publish_state(document)
+        self._show_leds()
+
+    def _show_leds(self) -> None:
+        if not self.config.leds.enabled:
+            return
+        session = self.session
+        status = session.status if session else leds.TableStatus()
+        if session is not None and not session.sensed:
+            # Without sensors every decision is a prompt; the seat shows "your turn", not "answer a prompt".
+            status = dataclasses.replace(status, prompts=())
+        seq = (self._frame.seq + 1) if self._frame else 1
+        frame = leds.compute(session.state if session else None, status, self._palette, seq)
+        if self._frame is not None and dict(self._frame.leds) == dict(frame.leds):
+            return
+        self._frame = frame
+        for sink in self.led_sinks:
+            sink.show(frame)
+        payload = leds.frame_json(frame)
+        for publisher in self.publishers:
+            publisher.publish_leds(payload)
+
+    @property
+    def frame(self) -> LedFrame | None:
+        return self._frame
+
+    def game_json(self) -> dict[str, Any] | None:
+        session = self.session
+        if session is None:
+            return None
+        s = session.setup
+        return {"name": s.game, "title": session.game.title, "number": session.number, "players": s.players,
+                "seed": s.seed, "options": dict(s.options), "setup": dict(s.setup) if s.setup else None,
+                "seat_names": session.state.seat_names(), "sensed": session.sensed}
+
+    def sync_json(self) -> dict[str, Any]:
+        session = self.session
+        if session is None:
+            return {"in_sync": True, "pending": False, "differences": []}
+        return {"in_sync": session.status.in_sync, "pending": session.pending,
+                "differences": [views.difference_json(d, self.lang) for d in session.status.differences]}
+
+    def state_document(self) -> dict[str, Any]:
+        """The retained state (documented field by field in ``docs/mqtt.md``)."""
+        board = {"id": self.config.board.id, "name": self.config.board.name}
+        session = self.session
+        if session is None:
+            return {"board": board, "seq": self.journal.last_seq, "game": None, "seats": [], "turn": None,
+                    "terminal": False, "scores": None, "decision": None, "decisions": 0,
+                    "sync": self.sync_json(), "refusal": None, "prompts": [], "last_move": None}
+        state = session.state
+        refusal = session.status.refusal
+        return {"board": board, "seq": self.journal.last_seq, "game": self.game_json(),
+                **views.game_state_json(session.game, state, self.lang),
+                "sync": self.sync_json(),
+                "refusal": views.refusal_json(refusal, state, self.lang) if refusal else None,
+                "prompts": [views.prompt_json(p, state, self.lang) for p in session.status.prompts],
+                "last_move": session.last_move}
+

@@ -1,0 +1,134 @@
+"""The HAL as the service sees it: ``start(on_snapshot, on_event)``, ``show(frame)``, ``status()``.
+
+One worker thread owns the engine: sources put their inputs on a queue, the
+worker turns them into snapshots and events and calls the service's
+callbacks (which should just enqueue for the single-threaded core).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from hal.engine import TableEngine
+from hal.inputs import SourceInput
+from hal.settings import HalSettings
+from hal.sources.base import Source
+from hal.status import BackendStatus
+from hal.wiring.loader import WiringMap
+from rules.core.physical import LedFrame, MomentaryEvent, Snapshot
+
+SnapshotCallback = Callable[[Snapshot], None]
+EventCallback = Callable[[MomentaryEvent], None]
+MAX_WAIT = 0.05  # the worker wakes at least this often
+MIN_WAIT = 0.001  # and sleeps at least this long when a deadline waits on a source's watermark
+
+
+class Backend(Protocol):
+    """What the service drives; implemented by ``HalBackend`` and the simulator's ``DirectBackend``."""
+
+    def start(self, on_snapshot: SnapshotCallback, on_event: EventCallback) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def show(self, frame: LedFrame) -> None: ...
+
+    def status(self) -> BackendStatus: ...
+
+
+class HalBackend:
+    def __init__(
+        self,
+        wiring: WiringMap,
+        sources: Sequence[Source],
+        settings: HalSettings | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.wiring = wiring
+        self.sources = list(sources)
+        self.settings = settings or HalSettings()
+        self.clock = clock
+        watermarked = frozenset(s.id for s in self.sources if s.watermarked)
+        self.engine = TableEngine(wiring, self.settings, watermarked)
+        self.inbox: queue.SimpleQueue[SourceInput] = queue.SimpleQueue()
+        self.snapshots = 0
+        self.events = 0
+        self.last_error = ""
+        self._on_snapshot: SnapshotCallback = lambda s: None
+        self._on_event: EventCallback = lambda e: None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def start(self, on_snapshot: SnapshotCallback, on_event: EventCallback, *, thread: bool = True) -> None:
+        """Start the sources and (unless ``thread=False``, for clocked tests that call ``pump``) the worker."""
+        self._on_snapshot, self._on_event = on_snapshot, on_event
+        for source in self.sources:
+            source.start(self.inbox.put)
+        if thread:
+            self._thread = threading.Thread(target=self._run, name="hal", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+        for source in self.sources:
+            source.stop()
+
+    def show(self, frame: LedFrame) -> None:
+        for source in self.sources:
+            source.show(frame)
+
+    def current(self) -> Snapshot | None:
+        """The last stable snapshot reported (None before the first)."""
+        return self.engine.last_snapshot
+
+    def status(self) -> BackendStatus:
+        return BackendStatus(
+            devices=tuple(s.status for s in self.sources),
+            snapshots=self.snapshots,
+            events=self.events,
+            noisy=tuple(sorted(self.engine.stabiliser.noisy)),
+            last_error=self.last_error,
+        )
+
+    def pump(self, now: float | None = None) -> None:
+        """Process every queued input and report what is due at ``now`` (the worker does this in a loop)."""
+        with self._lock:
+            now = self.clock() if now is None else now
+            while True:
+                try:
+                    item = self.inbox.get_nowait()
+                except queue.Empty:
+                    break
+                self.engine.handle(item, now)
+            snapshots, events = self.engine.poll(now)
+        for event in events:
+            self.events += 1
+            try:
+                self._on_event(event)
+            except Exception as exc:  # a failing consumer must not stop the sensors
+                self.last_error = f"event callback failed: {exc!r}"
+        for snapshot in snapshots:
+            self.snapshots += 1
+            try:
+                self._on_snapshot(snapshot)
+            except Exception as exc:
+                self.last_error = f"snapshot callback failed: {exc!r}"
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            deadline = self.engine.next_deadline()
+            wait = MAX_WAIT if deadline is None else min(MAX_WAIT, max(MIN_WAIT, deadline - self.clock()))
+            try:
+                item = self.inbox.get(timeout=wait)
+            except queue.Empty:
+                item = None
+            if item is not None:
+                with self._lock:
+                    self.engine.handle(item, self.clock())
+            self.pump()

@@ -1,0 +1,1 @@
+"""Aetherlink sensor firmware: protocol (shared with the host) and RP2040 hardware drivers."""

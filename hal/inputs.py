@@ -1,0 +1,58 @@
+"""What sources tell the HAL engine: raw readings, scan confirmations, readiness, edges.
+
+Sources run in their own threads and put these into the engine's queue; the
+engine (single consumer) turns them into stable snapshots and momentary events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from rules.core.physical import Reading
+
+
+@dataclass(frozen=True)
+class Readings:
+    """New raw readings of some locations: location -> (reading, scan since which it holds)."""
+
+    source: str
+    readings: Mapping[str, tuple[Reading, int]]
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """Every reading the source reported is known to have held through ``scan``."""
+
+    source: str
+    scan: int
+
+
+@dataclass(frozen=True)
+class Ready:
+    """Whether the source's readings can be trusted now (connected and in sync)."""
+
+    source: str
+    ready: bool
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A raw level change of a momentary channel at host time ``t``."""
+
+    source: str
+    location: str
+    level: int
+    t: float
+
+
+@dataclass(frozen=True)
+class Watermark:
+    """Every edge of the source up to host time ``t`` has been delivered."""
+
+    source: str
+    t: float
+
+
+SourceInput = Readings | Confirmed | Ready | Edge | Watermark
+Sink = Callable[[SourceInput], None]

@@ -1,0 +1,1 @@
+"""The host side of the serial link to the sensor microcontrollers (docs/serial-protocol.md)."""

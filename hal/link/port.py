@@ -1,0 +1,127 @@
+"""Runs a ``HostSession`` over a real serial port (pyserial), reopening it whenever it goes away.
+
+The port is a path (use the stable ``/dev/serial/by-id/...`` names, which
+survive replugging into another USB socket) or any pyserial URL. Unplugging
+shows up as an I/O error or as silence longer than the link timeout; either
+way the port is closed, the device's locations stop being trusted, and the
+port is reopened every ``reconnect_interval`` until the device answers again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import serial
+
+from hal.link.session import HostSession, LedValue
+from hal.status import DeviceStatus
+
+
+@dataclass(frozen=True)
+class PortSettings:
+    baudrate: int = 115200  # ignored by USB CDC and ptys, kept for real UARTs
+    read_timeout: float = 0.005  # also the timer resolution of the link
+    write_timeout: float = 0.5
+    reconnect_interval: float = 0.2
+
+
+class LinkLost(Exception):
+    pass
+
+
+class SerialLink:
+    def __init__(
+        self,
+        port: str,
+        session: HostSession,
+        status: DeviceStatus,
+        on_down: Callable[[], None],
+        settings: PortSettings | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.port = port
+        self.session = session
+        self.status = status
+        self.on_down = on_down
+        self.settings = settings or PortSettings()
+        self.clock = clock
+        self.lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._opened_before = False
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=f"serial-{self.status.id}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+
+    def show_leds(self, leds: list[LedValue]) -> None:
+        with self.lock:
+            self.session.show_leds(leds)
+
+    def _open(self) -> serial.Serial:
+        s = self.settings
+        if "://" in self.port:
+            port: serial.Serial = serial.serial_for_url(
+                self.port, baudrate=s.baudrate, timeout=s.read_timeout, write_timeout=s.write_timeout
+            )
+            return port
+        return serial.Serial(
+            self.port, baudrate=s.baudrate, timeout=s.read_timeout, write_timeout=s.write_timeout, exclusive=True
+        )
+
+    def _run(self) -> None:
+        self.status.port = self.port
+        while not self._stop.is_set():
+            try:
+                ser = self._open()
+            except (serial.SerialException, OSError, ValueError) as exc:
+                self.status.state = "disconnected"
+                self.status.last_error = f"cannot open {self.port}: {exc}"
+                self._stop.wait(self.settings.reconnect_interval)
+                continue
+            if self._opened_before:
+                self.status.reconnects += 1
+            self._opened_before = True
+            self.status.connected = True
+            self.status.state = "connecting"
+            try:
+                self._serve(ser)
+            except (serial.SerialException, OSError, LinkLost) as exc:
+                self.status.last_error = f"{self.port}: {exc}"
+            finally:
+                with contextlib.suppress(serial.SerialException, OSError):
+                    ser.close()
+                self.status.connected = False
+                self.status.state = "disconnected"
+                with self.lock:
+                    self.session.hello = None
+                self.on_down()
+            self._stop.wait(self.settings.reconnect_interval)
+
+    def _serve(self, ser: serial.Serial) -> None:
+        with self.lock:
+            self.session.reset_link(self.clock())
+            out = self.session.take_output()
+        ser.reset_input_buffer()
+        ser.write(out)
+        while not self._stop.is_set():
+            data = ser.read(max(1, ser.in_waiting))
+            with self.lock:
+                now = self.clock()
+                if data:
+                    self.session.feed(data, now)
+                alive = self.session.tick(now)
+                out = self.session.take_output()
+            if out:
+                ser.write(out)
+            if not alive:
+                raise LinkLost(f"no valid frame for {self.session.settings.link_timeout:.2f} s")

@@ -1,0 +1,1 @@
+"""Channel sources: where raw readings come from (mcu link, gpio pins, a virtual table)."""

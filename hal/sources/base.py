@@ -1,0 +1,23 @@
+"""What every channel source offers the HAL backend."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from hal.inputs import Sink
+from hal.status import DeviceStatus
+from rules.core.physical import LedFrame
+
+
+class Source(Protocol):
+    id: str
+    watermarked: bool  # True when it sends Watermark inputs for its edges (time travels over a link)
+    status: DeviceStatus
+
+    def start(self, sink: Sink) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def show(self, frame: LedFrame) -> None:
+        """Render the targets of ``frame`` that this source drives (absent targets: off)."""
+        ...

@@ -1,0 +1,117 @@
+"""Raw readings -> stable snapshots: a quiet window plus N agreeing scans, table-wide.
+
+A location's new raw reading is *settled* once it has been unchanged for
+``quiet_window`` seconds (host clock, injectable) **and** its source has
+confirmed at least ``agree_scans`` scans of it. A snapshot is due when some
+location's settled reading differs from the last snapshot, no other location
+is still moving, and every source has confirmed its whole image at least one
+quiet window after the newest change arrived (so a change still in flight on
+another link cannot be missed). A hand in the middle of a move, bounce,
+flicker or a hand passing over therefore never yields one. A location that keeps changing for
+longer than ``max_unsettled`` is held at its last stable reading and listed
+as noisy, so one broken sensor cannot freeze the whole table. Nothing is
+reported while any source is not ready (disconnected or resynchronising).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rules.core.physical import Reading
+
+
+@dataclass(frozen=True)
+class StabiliserSettings:
+    quiet_window: float = 0.15
+    agree_scans: int = 3
+    max_unsettled: float = 3.0
+
+
+@dataclass
+class _Loc:
+    source: str
+    raw: Reading | None = None
+    since_time: float = 0.0
+    since_scan: int = 0
+    burst_start: float = 0.0  # first change of the current run of changes (gaps < quiet window)
+
+
+class Stabiliser:
+    def __init__(self, locations: Mapping[str, str], settings: StabiliserSettings | None = None):
+        """``locations``: every sensed location id -> the source that senses it."""
+        self.settings = settings or StabiliserSettings()
+        self._locs = {loc: _Loc(src) for loc, src in locations.items()}
+        self._ready = {src: False for src in locations.values()}
+        self._confirmed = {src: -1 for src in locations.values()}
+        self._confirmed_at = {src: float("-inf") for src in locations.values()}
+        self.stable: dict[str, Reading] = {}
+        self.noisy: set[str] = set()
+
+    def set_ready(self, source: str, ready: bool) -> None:
+        if source in self._ready:
+            self._ready[source] = ready
+
+    def confirm(self, source: str, scan: int, now: float) -> None:
+        """Every reading of ``source`` held through its scan ``scan`` (learnt at host time ``now``)."""
+        if source in self._confirmed:
+            self._confirmed[source] = scan
+            self._confirmed_at[source] = now
+
+    def update(self, source: str, readings: Mapping[str, tuple[Reading, int]], now: float) -> None:
+        for location, (reading, since_scan) in readings.items():
+            state = self._locs.get(location)
+            if state is None or state.source != source:
+                continue
+            if state.raw == reading and state.raw is not None:
+                continue
+            if state.raw is None or now - state.since_time > self.settings.quiet_window:
+                state.burst_start = now
+            state.raw = reading
+            state.since_time = now
+            state.since_scan = since_scan
+
+    def _settled(self, state: _Loc, now: float) -> bool:
+        s = self.settings
+        agreed = self._confirmed[state.source] - state.since_scan + 1
+        return now - state.since_time >= s.quiet_window and agreed >= s.agree_scans
+
+    def poll(self, now: float) -> dict[str, Reading] | None:
+        """The new stable table if a snapshot is due now, else None."""
+        if not all(self._ready.values()):
+            return None
+        due: list[str] = []
+        for location, state in self._locs.items():
+            if state.raw is None:
+                return None
+            if location in self.stable and self.stable[location] == state.raw:
+                continue
+            if self._settled(state, now):
+                due.append(location)
+                continue
+            if location in self.stable and now - state.burst_start >= self.settings.max_unsettled:
+                self.noisy.add(location)  # held at its last stable reading until it calms down
+                continue
+            return None  # something is still moving: wait for the table to be quiet
+        if not due:
+            return None
+        newest = max(self._locs[location].since_time for location in due)
+        if any(at < newest + self.settings.quiet_window for at in self._confirmed_at.values()):
+            return None  # some source has not yet shown it was quiet too
+        for location in due:
+            state = self._locs[location]
+            assert state.raw is not None
+            self.stable[location] = state.raw
+            self.noisy.discard(location)
+        return dict(self.stable)
+
+    def next_deadline(self) -> float | None:
+        """When a time-based condition next changes (None: only new input can change anything)."""
+        times: list[float] = []
+        for location, state in self._locs.items():
+            if state.raw is None or self.stable.get(location) == state.raw:
+                continue
+            times.append(state.since_time + self.settings.quiet_window)
+            if location not in self.noisy:
+                times.append(state.burst_start + self.settings.max_unsettled)
+        return min(times) if times else None

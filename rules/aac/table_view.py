@@ -1,0 +1,210 @@
+"""The recogniser's view of An Age Contrived: units, projection, messages, likely attempts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rules.aac import terms
+from rules.aac.catalogue import Catalogue
+from rules.aac.physical import ACH_PLACES, describe_token, groups, location_specs, project
+from rules.aac.state import AacState
+from rules.core.api import Action, State
+from rules.core.messages import N_, Msg
+from rules.core.physical import LocationSpec
+from rules.core.projection import Comparison, Projection, UnitMap
+
+PASS = Action("pass", ())
+
+
+def _strip_face(unit: str, token: str) -> str:
+    """On a character board the side of a bridge token does not matter (p. 8)."""
+    if ".board.bridge" in unit and token.startswith("bridge:") and token.count(":") == 2:
+        return token.rsplit(":", 1)[0]
+    return token
+
+
+class AacTableView:
+    """How An Age Contrived lies on a sensed table (the wiring map gives each location's fidelity)."""
+
+    def __init__(self, cat: Catalogue, specs: Iterable[LocationSpec] | None = None):
+        self.cat = cat
+        self.specs = list(specs) if specs is not None else location_specs(cat)
+        self.units = UnitMap(self.specs, groups(cat), _strip_face)
+        self._buttons = {f"{c}.seat.button": c for c in cat.characters}
+
+    def project(self, state: State) -> Projection:
+        assert isinstance(state, AacState)
+        return project(state)
+
+    # -- words -------------------------------------------------------------------
+    def unit_label(self, unit: str, state: AacState | None = None) -> Msg:
+        """A unit's place in words a player reads (translatable)."""
+        parts = unit.split(".")
+        cat = self.cat
+        if parts[0] in cat.character:
+            who = cat.character[parts[0]].name
+            if parts[1] == "dev":
+                if parts[2].startswith("p") and len(parts) == 4:
+                    pos = parts[2][1:]
+                    what = {"top": N_("top row"), "bot": N_("bottom row"), "tile": N_("tile"),
+                            "action": N_("action token"), "conduit": N_("conduit space")}.get(parts[3], parts[3])
+                    return Msg("{who}'s Device, position {pos}, {what}", who=who, pos=pos, what=Msg(what))
+                if parts[2] == "front":
+                    return Msg("in front of {who}'s Device", who=who)
+                return Msg("{who}'s inactive tiles", who=who)
+            if parts[1] == "board":
+                what = parts[2]
+                if what.startswith(("mtrack", "ptrack")):
+                    track = Msg(N_("Monument Track") if what.startswith("m") else N_("Pillar Track"))
+                    return Msg("{who}'s {track}, slot {slot}", who=who, track=track, slot=what[-1])
+                if what.startswith("bridge"):
+                    return Msg("{who}'s character board, bridge space {tier}", who=who, tier="I" * int(what[-1]))
+                names = {"exhausted": N_("{who}'s exhausted pool"), "channel": N_("{who}'s channel marker"),
+                         "patron": N_("{who}'s monument patron token"), "winds": N_("{who}'s Divine Winds Token")}
+                return Msg(names.get(what, "{who}"), who=who)
+        if parts[:2] == ["board", "mon"]:
+            m = parts[2]
+            name = cat.monument[m].name if m in cat.monument else m
+            what = parts[3]
+            if what.startswith("sp"):
+                return Msg("{monument}, exposed section space {space}", monument=name, space=what[2:])
+            if what.startswith("frame"):
+                return Msg("{monument}, frame {n}", monument=name, n=what[5:])
+            names = {"bound": N_("the bound energy area of {monument}"), "stack": N_("{monument}, section stack"),
+                     "benefit": N_("{monument}, benefit token"), "patron": N_("{monument}, patron token")}
+            return Msg(names.get(what, "{monument}"), monument=name)
+        if unit == "board.pool":
+            return Msg("the tile pool")
+        if unit.startswith("board.pool.t"):
+            return Msg("tile pool, tile space {n}", n=unit[-1])
+        if unit == "board.deck":
+            return Msg("the upgraded tile deck")
+        if unit == "board.reserve":
+            return Msg("the energy reserve")
+        if unit.startswith("board.ach."):
+            place, side = parts[2], parts[3]
+            ach = place
+            if state is not None and place.startswith("token"):
+                ach = state.board.achievements[2 + int(place[-1])]
+            if side == "token":
+                return Msg("achievement token space {n}", n=place[-1])
+            return Msg("the {side} space of the Achievement \u201c{name}\u201d",
+                       side=Msg(terms.SIDE_NAMES.get(side, side)), name=terms.achievement(ach))
+        if unit.startswith("board.pillar."):
+            pid = parts[2]
+            return Msg("space {space} of the {pillar} Pillar", space=parts[3],
+                       pillar=cat.pillar[pid].name if pid in cat.pillar else pid)
+        if unit.startswith("board.bridge."):
+            return Msg("broken path {space}", space=unit[len("board.bridge."):])
+        if unit.startswith("board.map."):
+            return Msg("map space {space}", space=unit[len("board.map."):])
+        return Msg("{unit}", unit=unit)
+
+    def difference_message(self, state: State, unit: str, extra: list[str] | int, missing: list[str] | int) -> Msg:
+        where = self.unit_label(unit, state if isinstance(state, AacState) else None)
+        parts: list[Msg] = []
+        if isinstance(missing, list):
+            for tok in missing:
+                parts.append(Msg("put back {token} in {where}", token=describe_token(self.cat, tok), where=where))
+        elif missing:
+            parts.append(Msg("put back {n} token(s) in {where}", n=missing, where=where))
+        if isinstance(extra, list):
+            for tok in extra:
+                parts.append(self._extra_message(state, unit, tok, where))
+        elif extra:
+            parts.append(Msg("take {n} token(s) away from {where}", n=extra, where=where))
+        return Msg.join(parts) if parts else Msg("{where} differs", where=where)
+
+    def _extra_message(self, state: State, unit: str, token: str, where: Msg) -> Msg:
+        assert isinstance(state, AacState)
+        if unit.startswith("board.mon.") and ".sp" in unit:
+            m = unit.split(".")[2]
+            k = int(unit.rsplit("sp", 1)[1])
+            sec = state.board.mon_section.get(m)
+            if sec is not None and sec < len(self.cat.monument[m].sections):
+                need = self.cat.monument[m].sections[sec].spaces[k - 1]
+                energy = token.partition(":")[2]
+                if need not in (energy, "any") and energy in ("compass", "magnet", "rose"):
+                    return Msg("{token} should not be in {monument} section {section} space {space}: "
+                               "that space takes {need}", token=describe_token(self.cat, token),
+                               monument=terms.monument(state, m), section=sec + 1, space=k,
+                               need=terms.energy(need))
+        return Msg("{token} should not be in {where}", token=describe_token(self.cat, token), where=where)
+
+    # -- what a player probably tried --------------------------------------------------
+    def attempted_actions(self, state: State, cmp: Comparison) -> list[Action]:
+        assert isinstance(state, AacState)
+        out: list[Action] = []
+        chars = {p.char: p.seat for p in state.players}
+        missing_units = set(cmp.missing)
+        for unit, extra in cmp.extra.items():
+            tokens = extra if isinstance(extra, list) else []
+            for tok in tokens or [""]:
+                owner, _, energy = tok.partition(":")
+                out.extend(self._attempts_for(state, unit, owner, energy, missing_units, chars))
+        for unit in missing_units:  # a token lifted from a place it may not leave
+            out.extend(self._lifted(state, unit, cmp.missing[unit]))
+        return out
+
+    def _attempts_for(self, state: AacState, unit: str, owner: str, energy: str, missing: set[str],
+                      chars: dict[str, int]) -> list[Action]:
+        parts = unit.split(".")
+        out: list[Action] = []
+        if unit.startswith("board.mon.") and ".sp" in unit:
+            out.append(Action("place", (energy, f"mon:{parts[2]}:{unit.rsplit('sp', 1)[1]}")))
+        elif unit.startswith("board.mon.") and unit.endswith(".bound"):
+            out += [Action("bind", ("monument", parts[2])), Action("place", (energy, f"bound:{parts[2]}"))]
+        elif unit.startswith("board.ach."):
+            out.append(Action("place", (energy, f"ach:{parts[2]}:{parts[3]}")))
+        elif unit.startswith("board.pillar."):
+            out += [Action("bind", ("pillar", f"{parts[2]}.{parts[3]}")),
+                    Action("place", (energy, f"pillar:{parts[2]}:{parts[3]}"))]
+        elif unit == "board.pool":
+            out += [Action("place", (energy, "pool")), Action("gift", (energy, "exhausted"))]
+        elif unit.startswith("board.map."):
+            space = unit[len("board.map."):]
+            out += [Action("step", (space,)), Action("skip", (space,))]
+        elif ".dev.p" in unit and unit.endswith((".top", ".bot")):
+            pos = int(parts[2][1:])
+            row = "top" if unit.endswith(".top") else "bottom"
+            out += [Action("load", (pos, row, energy, src)) for src in ("exhausted", "pool")]
+            out.append(Action("magnet", (pos, row)))
+        elif unit.endswith(".board.exhausted"):
+            for m in missing:
+                if ".dev.p" in m and m.endswith((".top", ".bot")):
+                    pos = int(m.split(".")[2][1:])
+                    out.append(Action("exhaust", (pos, "top" if m.endswith(".top") else "bottom", energy)))
+        elif ".board.mtrack" in unit or ".board.ptrack" in unit:
+            track = "monument" if "mtrack" in unit else "pillar"
+            out += [Action("track_place", (track, energy, "exhausted")), Action("track_up", (track,))]
+        elif unit.endswith(".dev.p1.tile"):
+            for tile in self._tiles_in(state, unit):
+                out.append(Action("slide", (tile,)))
+        return out
+
+    def _lifted(self, state: AacState, unit: str, missing: list[str] | int) -> list[Action]:
+        if ".dev.p" in unit and unit.endswith(".top") and isinstance(missing, list):
+            pos = int(unit.split(".")[2][1:])
+            return [Action("deploy", (pos,))] + [Action("exhaust", (pos, "top", t.partition(":")[2])) for t in missing]
+        if unit.startswith("board.pool.t"):
+            slot = int(unit[-1])
+            return [Action("claim", ((slot,), ()))]
+        return []
+
+    def _tiles_in(self, state: AacState, unit: str) -> list[str]:
+        c = unit.split(".")[0]
+        seat = next((p.seat for p in state.players if p.char == c), None)
+        return list(state.players[seat].inactive) if seat is not None else []
+
+    # -- seats -------------------------------------------------------------------------
+    def end_turn_actions(self, state: State, seat: int) -> list[Action]:
+        return [PASS]
+
+    def seat_of_button(self, location: str) -> int | None:
+        c = self._buttons.get(location)
+        if c is None:
+            return None
+        return c  # type: ignore[return-value]
+
+
+__all__ = ["ACH_PLACES", "AacTableView"]

@@ -1,0 +1,173 @@
+"""Comparing what the rules say is on the table with what the sensors say is there.
+
+A *unit* is what is compared: a location, or a group of slots compared as one
+multiset (the slots of a Device row are interchangeable). A projection maps
+units to the sorted tuple of token ids the rules put there, plus *flexible*
+tokens in transit that may be at one of a few units or out of sight (in a hand).
+
+Each unit is compared at the fidelity of its locations: identity compares the
+token ids, presence and count compare how many tokens are there; unsensed units
+are skipped. A comparison counts *extra* tokens (seen but not expected) and
+*missing* tokens (expected but not seen). Missing tokens alone may be in a hand;
+an extra token is something the rules did not put there.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from rules.core.physical import Fidelity, LocationKind, LocationSpec, Reading, Snapshot
+
+
+class Projection:
+    """Expected tokens per unit, and flexible tokens in transit."""
+
+    __slots__ = ("_lists", "flexible")
+
+    def __init__(self) -> None:
+        self._lists: dict[str, list[str]] = {}
+        self.flexible: list[tuple[str, tuple[str, ...]]] = []
+
+    def put(self, unit: str, token: str) -> None:
+        lst = self._lists.get(unit)
+        if lst is None:
+            self._lists[unit] = [token]
+        else:
+            lst.append(token)
+
+    def flex(self, token: str, allowed: tuple[str, ...]) -> None:
+        self.flexible.append((token, allowed))
+
+    def frozen(self) -> dict[str, tuple[str, ...]]:
+        return {u: tuple(sorted(t)) for u, t in self._lists.items()}
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    members: tuple[str, ...]
+    fidelity: Fidelity  # identity compares ids; presence/count compare numbers
+
+
+class UnitMap:
+    """Which units exist, what they contain, at which fidelity (from the wiring map's location specs)."""
+
+    def __init__(self, specs: Iterable[LocationSpec], groups: Mapping[str, tuple[str, ...]],
+                 normalise: Callable[[str, str], str] | None = None):
+        self.normalise = normalise
+        by_id = {s.id: s for s in specs if s.kind not in (LocationKind.MOMENTARY, LocationKind.BUTTON)}
+        self.specs = by_id
+        grouped = {m for members in groups.values() for m in members}
+        units: dict[str, Unit] = {}
+        for gid, members in groups.items():
+            present = [by_id[m] for m in members if m in by_id]
+            if not present:
+                continue
+            fids = {s.fidelity for s in present}
+            if Fidelity.UNSENSED in fids or len(present) != len(members):
+                fid = Fidelity.UNSENSED
+            elif fids == {Fidelity.IDENTITY}:
+                fid = Fidelity.IDENTITY
+            else:
+                fid = Fidelity.COUNT
+            units[gid] = Unit(gid, tuple(members), fid)
+        for lid, spec in by_id.items():
+            if lid not in grouped:
+                fid = spec.fidelity
+                units[lid] = Unit(lid, (lid,), fid if fid != Fidelity.PRESENCE else Fidelity.COUNT)
+        self.units = units
+        self.sensed = [u for u in units.values() if u.fidelity != Fidelity.UNSENSED]
+        self.unit_of = {m: u.id for u in units.values() for m in u.members}
+
+    def observe(self, snapshot: Snapshot | Mapping[str, Reading]) -> dict[str, tuple[str, ...] | int]:
+        """Snapshot readings gathered per sensed unit (ids for identity units, counts otherwise)."""
+        readings = snapshot.readings if isinstance(snapshot, Snapshot) else snapshot
+        out: dict[str, tuple[str, ...] | int] = {}
+        for unit in self.sensed:
+            if unit.fidelity == Fidelity.IDENTITY:
+                ids: list[str] = []
+                for m in unit.members:
+                    r = readings.get(m, ())
+                    if isinstance(r, tuple):
+                        ids.extend(r)
+                if self.normalise is not None:
+                    ids = [self.normalise(unit.id, t) for t in ids]
+                out[unit.id] = tuple(sorted(ids))
+            else:
+                n = 0
+                for m in unit.members:
+                    r = readings.get(m, 0)
+                    n += len(r) if isinstance(r, tuple) else int(r)
+                out[unit.id] = n
+        return out
+
+
+@dataclass
+class Comparison:
+    """How a projection differs from an observation."""
+
+    extra: dict[str, list[str] | int] = field(default_factory=dict)  # unit -> tokens (or count) not expected
+    missing: dict[str, list[str] | int] = field(default_factory=dict)  # unit -> tokens (or count) not seen
+
+    @property
+    def score(self) -> int:
+        return sum(v if isinstance(v, int) else len(v) for v in (*self.extra.values(), *self.missing.values()))
+
+    @property
+    def exact(self) -> bool:
+        return not self.extra and not self.missing
+
+    @property
+    def missing_only(self) -> bool:
+        """Only absences: the tokens may be in a player's hand."""
+        return not self.extra
+
+
+def _unit_diff(fid: Fidelity, exp: tuple[str, ...], act: tuple[str, ...] | int,
+               ) -> tuple[list[str] | int, list[str] | int]:
+    if fid == Fidelity.IDENTITY:
+        assert isinstance(act, tuple)
+        if exp == act:
+            return [], []
+        ce, ca = Counter(exp), Counter(act)
+        return list((ca - ce).elements()), list((ce - ca).elements())
+    n = act if isinstance(act, int) else len(act)
+    return max(0, n - len(exp)), max(0, len(exp) - n)
+
+
+def compare(units: UnitMap, expected: Mapping[str, tuple[str, ...]], flexible: list[tuple[str, tuple[str, ...]]],
+            observed: Mapping[str, tuple[str, ...] | int], only: Iterable[str] | None = None) -> Comparison:
+    """Compare expected tokens with observed readings over every sensed unit (or ``only`` these)."""
+    cmp = Comparison()
+    flex_units = {u for _, allowed in flexible for u in allowed}
+    ids = only if only is not None else (u.id for u in units.sensed)
+    table = units.units
+    for uid in ids:
+        unit = table.get(uid)
+        if unit is None or unit.fidelity == Fidelity.UNSENSED:
+            continue
+        act = observed.get(uid)
+        if act is None:
+            continue
+        extra, missing = _unit_diff(unit.fidelity, expected.get(uid, ()), act)
+        if extra and uid in flex_units:
+            extra = _absorb(uid, unit.fidelity, extra, flexible)
+        if extra:
+            cmp.extra[uid] = extra
+        if missing:
+            cmp.missing[uid] = missing
+    return cmp
+
+
+def _absorb(uid: str, fid: Fidelity, extra: list[str] | int,
+            flexible: list[tuple[str, tuple[str, ...]]]) -> list[str] | int:
+    """Extra tokens at a unit where tokens in transit may legitimately lie are not extra."""
+    pool = [tok for tok, allowed in flexible if uid in allowed]
+    if fid == Fidelity.IDENTITY:
+        assert isinstance(extra, list)
+        left = Counter(extra) - Counter(pool)
+        return list(left.elements())
+    assert isinstance(extra, int)
+    return max(0, extra - len(pool))

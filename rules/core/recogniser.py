@@ -1,0 +1,477 @@
+"""From what the table shows to validated actions (the generic move recogniser).
+
+Like PicoChess and DGT board software, the recogniser never parses raw sensor
+events into moves. It compares each stable snapshot with the positions that
+legal decisions would produce, and keeps the shortest explanation:
+
+- hypotheses are decision paths from the committed state; each new snapshot
+  extends them by the fewest legal decisions whose projection matches it
+  exactly (searched breadth-first, never accepting a step that moves the
+  table further from what it shows);
+- a snapshot where tokens are only *missing* is a hand at work: pending;
+- decisions shared by every surviving explanation are committed, in order;
+  explanations that end in different game states the table cannot tell apart
+  become a prompt;
+- a table put back as it was earlier in the current turn rolls the game back
+  (rulebook "Redoing actions");
+- anything else is out of sync: the differences to fix, the locations to
+  light, and when the change looks like an attempted move, the rule it breaks.
+
+Pure and single-threaded: the service feeds snapshots, events and answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from rules.core.api import CHANCE, Action, Game, IllegalAction, State
+from rules.core.messages import Msg
+from rules.core.physical import MomentaryEvent, Snapshot
+from rules.core.projection import Comparison, Projection, UnitMap, compare
+from rules.core.verdict import Difference, Prompt, PromptOption, Refusal, Verdict
+
+Path = tuple[tuple[int, Action], ...]
+
+
+class PhysicalView(Protocol):
+    """A game's view of its table (implemented per game, e.g. ``rules.aac.table_view``)."""
+
+    units: UnitMap
+
+    def project(self, state: State) -> Projection: ...
+
+    def difference_message(self, state: State, unit: str, extra: list[str] | int, missing: list[str] | int
+                           ) -> Msg: ...
+
+    def attempted_actions(self, state: State, cmp: Comparison) -> list[Action]: ...
+
+    def end_turn_actions(self, state: State, seat: int) -> list[Action]: ...
+
+    def seat_of_button(self, location: str) -> int | None: ...
+
+
+@dataclass
+class Hypothesis:
+    path: Path
+    state: State
+
+
+@dataclass
+class SearchResult:
+    matches: list[Hypothesis]
+    partial: list[Hypothesis]
+    closest: list[tuple[int, Hypothesis, Comparison]]
+    expansions: int
+
+
+@dataclass
+class Settings:
+    max_depth: int = 10
+    budget: int = 4000  # states expanded per observation (bounds the time to a verdict)
+    max_in_hand: int = 8  # missing tokens a pending hand may hold
+
+
+class Recogniser:
+    """Turns stable snapshots, momentary events and answers into ``Verdict``s."""
+
+    def __init__(self, game: Game, state: State, view: PhysicalView, settings: Settings | None = None,
+                 state_key: Callable[[State], object] | None = None):
+        self.game = game
+        self.view = view
+        self.settings = settings or Settings()
+        self._committed = state
+        self._hyps: list[Hypothesis] = [Hypothesis((), state)]
+        self._turn_marks: list[State] = [state.clone()]
+        self._turn_id = self._turn_key(state)
+        self._observed: dict[str, tuple[str, ...] | int] | None = None
+        self._prompt: Prompt | None = None
+        self._prompt_index = 0
+        self._prompt_seq = 0
+        self._state_key = state_key or _default_key
+        self.last_expansions = 0
+
+    # -- the interpreter interface -------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self._committed
+
+    @property
+    def prompt(self) -> Prompt | None:
+        return self._prompt
+
+    def observe(self, snapshot: Snapshot | Mapping[str, object]) -> Verdict:
+        observed = self.view.units.observe(snapshot)  # type: ignore[arg-type]
+        self._observed = observed
+        return self._explain(observed)
+
+    def event(self, event: MomentaryEvent) -> Verdict:
+        seat = self.view.seat_of_button(event.location)
+        if seat is None:
+            return Verdict(in_sync=True, pending=self._pending())
+        if self._prompt is not None and self._prompt.player == seat:
+            if event.kind == "long_press":
+                return self.answer(self._prompt.id, self._prompt.options[self._prompt_index].key)
+            if event.kind == "press":
+                self._prompt_index = (self._prompt_index + 1) % len(self._prompt.options)
+                return Verdict(prompts=(self._prompt,), pending=True, notes=(
+                    Msg("option {n} of {total}: {label}", n=self._prompt_index + 1,
+                        total=len(self._prompt.options), label=self._prompt.options[self._prompt_index].label),))
+        if event.kind in ("press", "long_press"):
+            return self.end_turn(seat)
+        return Verdict(in_sync=True, pending=self._pending())
+
+    def answer(self, prompt_id: str, key: str) -> Verdict:
+        prompt = self._prompt
+        if prompt is None or prompt.id != prompt_id:
+            raise KeyError(f"no open prompt {prompt_id!r}")
+        option = next((o for o in prompt.options if o.key == key), None)
+        if option is None:
+            raise KeyError(f"{key!r} is not an option of prompt {prompt_id!r}")
+        index = self._divergence(self._hyps)
+        chosen = [h for h in self._hyps if len(h.path) > index and h.path[index][1] == option.actions[0]]
+        self._prompt = None
+        self._hyps = chosen or self._hyps[:1]
+        return self._settle(self._hyps, Verdict())
+
+    def end_turn(self, seat: int) -> Verdict:
+        """The seat says it is done: the fewest decisions that leave the table as it is and end its turn."""
+        ended: list[Hypothesis] = []
+        for h in self._hyps:
+            ended.extend(self._silent_until(h, lambda s: s.is_terminal() or s.current_player != seat))
+        if not ended:
+            return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(), notes=(
+                Msg("Nothing on the table says how this turn ends: finish the move first."),))
+        shortest = min(len(h.path) for h in ended)
+        return self._settle([h for h in ended if len(h.path) == shortest], Verdict())
+
+    def _silent_until(self, start: Hypothesis, done: Callable[[State], bool], depth: int = 8) -> list[Hypothesis]:
+        """Breadth-first over decisions that change nothing on the table, until ``done`` holds."""
+        if done(start.state):
+            return [start]
+        exp0 = self.view.project(start.state).frozen()
+        level = [start]
+        visited = {self._state_key(start.state)}
+        found: list[Hypothesis] = []
+        for _ in range(depth):
+            nxt: list[Hypothesis] = []
+            for hyp in level:
+                decider = hyp.state.current_player
+                for action in hyp.state.legal_actions():
+                    child = hyp.state.clone()
+                    child.apply(action)
+                    if self.view.project(child).frozen() != exp0:
+                        continue
+                    key = self._state_key(child)
+                    if key in visited:
+                        continue
+                    visited.add(key)
+                    h2 = Hypothesis((*hyp.path, (decider, action)), child)
+                    (found if done(child) else nxt).append(h2)
+            if found or not nxt:
+                break
+            level = nxt
+        return found
+
+    def undo(self) -> Verdict:
+        """Roll back the last committed decision of the current turn (the table must follow)."""
+        if len(self._turn_marks) < 2:
+            return Verdict(in_sync=True, notes=(Msg("Nothing to undo in this turn."),))
+        self._turn_marks.pop()
+        target = self._turn_marks[-1]
+        undone = len(self._committed.history) - len(target.history)
+        self._committed = target.clone()
+        self._hyps = [Hypothesis((), self._committed)]
+        self._prompt = None
+        verdict = Verdict(undone=undone)
+        if self._observed is not None:
+            return self._merge(verdict, self._explain(self._observed))
+        return verdict
+
+    def resync(self) -> Verdict:
+        """Forget pending explanations and explain the last snapshot afresh from the committed state."""
+        self._hyps = [Hypothesis((), self._committed)]
+        self._prompt = None
+        if self._observed is None:
+            return Verdict()
+        return self._explain(self._observed)
+
+    # -- explaining an observation -------------------------------------------------
+    def _explain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict:
+        matches: list[Hypothesis] = []
+        partial: list[Hypothesis] = []
+        closest: list[tuple[int, Hypothesis, Comparison]] = []
+        expansions = 0
+        for h in self._hyps:
+            res = self._search(h, observed)
+            expansions += res.expansions
+            matches.extend(res.matches)
+            partial.extend(res.partial)
+            closest.extend(res.closest)
+        self.last_expansions = expansions
+        if matches:
+            shortest = min(len(m.path) for m in matches)
+            return self._settle([m for m in matches if len(m.path) == shortest], Verdict())
+        rolled = self._try_undo(observed)
+        if rolled is not None:
+            return rolled
+        if partial:
+            self._hyps = self._dedupe(self._hyps)
+            return Verdict(in_sync=True, pending=True, prompts=self._prompts())
+        revised = self._reexplain(observed)
+        if revised is not None:
+            return revised
+        if partial:
+            self._hyps = self._dedupe(self._hyps)
+            return Verdict(in_sync=True, pending=True, prompts=self._prompts())
+        return self._out_of_sync(observed, closest)
+
+    def _compare(self, state: State, observed: Mapping[str, tuple[str, ...] | int]) -> Comparison:
+        proj = self.view.project(state)
+        return compare(self.view.units, proj.frozen(), proj.flexible, observed)
+
+    def _search(self, start: Hypothesis, observed: Mapping[str, tuple[str, ...] | int]) -> SearchResult:
+        """Breadth-first over legal decisions, never letting the table drift further from the snapshot."""
+        settings = self.settings
+        units = self.view.units
+        proj0 = self.view.project(start.state)
+        exp0 = proj0.frozen()
+        cmp0 = compare(units, exp0, proj0.flexible, observed)
+        result = SearchResult([], [], [(cmp0.score, start, cmp0)], 0)
+        if cmp0.exact:
+            result.matches.append(start)
+            return result
+        if cmp0.missing_only and cmp0.score <= settings.max_in_hand:
+            result.partial.append(start)
+        level: list[tuple[Hypothesis, dict[str, tuple[str, ...]], Comparison]] = [(start, exp0, cmp0)]
+        visited = {self._state_key(start.state)}
+        for _depth in range(settings.max_depth):
+            nxt: list[tuple[Hypothesis, dict[str, tuple[str, ...]], Comparison]] = []
+            for hyp, exp, cmp in level:
+                state = hyp.state
+                if state.is_terminal():
+                    continue
+                decider = state.current_player
+                for action in state.legal_actions():
+                    if result.expansions >= settings.budget:
+                        break
+                    result.expansions += 1
+                    child = state.clone()
+                    child.apply(action)
+                    proj = self.view.project(child)
+                    exp2 = proj.frozen()
+                    changed = {k for k, _ in set(exp.items()) ^ set(exp2.items())}
+                    cmp2 = self._incremental(cmp, changed, exp2, proj, observed)
+                    if cmp2.score > cmp.score:
+                        continue
+                    key = self._state_key(child)
+                    if key in visited:
+                        continue  # reached already by a path at most as short
+                    visited.add(key)
+                    who = decider if decider != CHANCE else CHANCE
+                    h2 = Hypothesis((*hyp.path, (who, action)), child)
+                    if cmp2.exact:
+                        result.matches.append(h2)
+                        continue
+                    nxt.append((h2, exp2, cmp2))
+                    result.closest.append((cmp2.score, h2, cmp2))
+                    if cmp2.missing_only and cmp2.score <= settings.max_in_hand:
+                        result.partial.append(h2)
+            if result.matches or not nxt or result.expansions >= settings.budget:
+                break
+            level = nxt
+        result.closest.sort(key=lambda t: (t[0], len(t[1].path)))
+        del result.closest[8:]
+        return result
+
+    def _incremental(self, parent: Comparison, changed: set[str], expected: dict[str, tuple[str, ...]],
+                     proj: Projection, observed: Mapping[str, tuple[str, ...] | int]) -> Comparison:
+        """Re-compare only the units whose expectation changed (and those where tokens may be in transit)."""
+        flex_units = {u for _, allowed in proj.flexible for u in allowed}
+        recheck = changed | flex_units | (set(parent.extra) & _FLEX_SENTINEL)
+        cmp = Comparison(dict(parent.extra), dict(parent.missing))
+        for u in recheck:
+            cmp.extra.pop(u, None)
+            cmp.missing.pop(u, None)
+        part = compare(self.view.units, expected, proj.flexible, observed, only=recheck)
+        cmp.extra.update(part.extra)
+        cmp.missing.update(part.missing)
+        return cmp
+
+    # -- committing ---------------------------------------------------------------
+    def _settle(self, hyps: list[Hypothesis], verdict: Verdict) -> Verdict:
+        hyps = self._dedupe(hyps)
+        index = self._divergence(hyps)
+        accepted = hyps[0].path[:index]
+        if accepted:
+            base = self._committed.clone()
+            for _, action in accepted:
+                base.apply(action)
+            self._commit(base, accepted)
+            hyps = [Hypothesis(h.path[index:], h.state) for h in hyps]
+        self._hyps = hyps
+        if len(hyps) > 1:
+            self._prompt = self._make_prompt(hyps)
+        else:
+            self._prompt = None
+        return Verdict(accepted=tuple(accepted), undone=verdict.undone, in_sync=True,
+                       pending=self._pending(), prompts=self._prompts())
+
+    def _commit(self, state: State, accepted: Path) -> None:
+        self._committed = state
+        key = self._turn_key(state)
+        if key != self._turn_id:
+            self._turn_id = key
+            self._turn_marks = []
+        self._turn_marks.append(state.clone())
+
+    @staticmethod
+    def _turn_key(state: State) -> tuple[int, int]:
+        return (state.turn_number, state.current_player)
+
+    def _dedupe(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
+        """Explanations that lead to the same game state are one: keep the shortest."""
+        if len(hyps) <= 1:
+            return hyps
+        seen: dict[object, Hypothesis] = {}
+        for h in sorted(hyps, key=lambda h: len(h.path)):
+            key = self._state_key(h.state)
+            if key not in seen:
+                seen[key] = h
+        return list(seen.values())
+
+    @staticmethod
+    def _divergence(hyps: list[Hypothesis]) -> int:
+        """Length of the decision prefix every hypothesis shares."""
+        if not hyps:
+            return 0
+        first = hyps[0].path
+        n = min(len(h.path) for h in hyps)
+        for i in range(n):
+            if any(h.path[i] != first[i] for h in hyps[1:]):
+                return i
+        return n
+
+    def _pending(self) -> bool:
+        return any(h.path for h in self._hyps) or len(self._hyps) > 1
+
+    def _prompts(self) -> tuple[Prompt, ...]:
+        return (self._prompt,) if self._prompt is not None else ()
+
+    def _make_prompt(self, hyps: list[Hypothesis]) -> Prompt:
+        index = self._divergence(hyps)
+        state = self._committed.clone()
+        for _, action in hyps[0].path[:index]:
+            state.apply(action)
+        options: list[PromptOption] = []
+        seen: set[Action] = set()
+        for h in hyps:
+            if len(h.path) <= index:
+                continue
+            action = h.path[index][1]
+            if action in seen:
+                continue
+            seen.add(action)
+            options.append(PromptOption(str(len(options) + 1), Msg("{move}", move=self.game.format(action, state)),
+                                        (action,)))
+        self._prompt_seq += 1
+        decision = state.decision()
+        player = hyps[0].path[index][0] if len(hyps[0].path) > index else state.current_player
+        self._prompt_index = 0
+        return Prompt(f"p{self._prompt_seq}", player, decision["question"], tuple(options))
+
+    def _reexplain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
+        """Explain the table from an earlier point of this turn when the committed choices cannot.
+
+        Some choices leave the same table (energy of unknown type moved between
+        count-only zones); a later snapshot may show the committed one was not
+        what happened. The correction is reported as decisions undone, then accepted.
+        """
+        for mark in reversed(self._turn_marks[:-1]):
+            res = self._search(Hypothesis((), mark.clone()), observed)
+            if res.matches:
+                undone = len(self._committed.history) - len(mark.history)
+                while self._turn_marks and self._turn_marks[-1] is not mark:
+                    self._turn_marks.pop()
+                self._committed = mark.clone()
+                self._hyps = [Hypothesis((), self._committed)]
+                shortest = min(len(m.path) for m in res.matches)
+                return self._settle([m for m in res.matches if len(m.path) == shortest], Verdict(undone=undone))
+        return None
+
+    # -- undo (rulebook "Redoing actions") ---------------------------------------------
+    def _try_undo(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
+        for mark in reversed(self._turn_marks[:-1]):
+            if self._compare(mark, observed).exact:
+                undone = len(self._committed.history) - len(mark.history)
+                while self._turn_marks and self._turn_marks[-1] is not mark:
+                    self._turn_marks.pop()
+                self._committed = mark.clone()
+                self._hyps = [Hypothesis((), self._committed)]
+                self._prompt = None
+                return Verdict(undone=undone, in_sync=True)
+        return None
+
+    # -- out of sync ---------------------------------------------------------------
+    def _out_of_sync(self, observed: Mapping[str, tuple[str, ...] | int],
+                     closest: list[tuple[int, Hypothesis, Comparison]]) -> Verdict:
+        base = self._hyps[0]
+        cmp = self._compare(base.state, observed)
+        differences = self._differences(base.state, cmp)
+        refusal = self._refusal(cmp, closest)
+        return Verdict(in_sync=False, refusal=refusal, differences=tuple(differences), prompts=self._prompts())
+
+    def _differences(self, state: State, cmp: Comparison) -> list[Difference]:
+        out = []
+        units = self.view.units.units
+        for uid in sorted(set(cmp.extra) | set(cmp.missing)):
+            extra = cmp.extra.get(uid, [])
+            missing = cmp.missing.get(uid, [])
+            unit = units[uid]
+            out.append(Difference(unit.members[0] if len(unit.members) == 1 else uid,
+                                  _as_reading(missing), _as_reading(extra),
+                                  self.view.difference_message(state, uid, extra, missing)))
+        return out
+
+    def _refusal(self, cmp: Comparison, closest: list[tuple[int, Hypothesis, Comparison]]) -> Refusal | None:
+        """If the change looks like an attempted move, the rule it breaks (asked of the engine)."""
+        tried: list[tuple[Hypothesis, Comparison]] = [(h, c) for _, h, c in sorted(closest, key=lambda t: t[0])]
+        if not tried:
+            tried = [(self._hyps[0], cmp)]
+        generic: Refusal | None = None
+        for hyp, c in tried[:8]:
+            for action in self.view.attempted_actions(hyp.state, c):
+                try:
+                    hyp.state.validate(action)
+                except IllegalAction as exc:
+                    ref = Refusal(hyp.state.current_player, exc.msg, tuple(self._locations(c)))
+                    if not str(exc).startswith(("Not now", "That is not a legal choice")):
+                        return ref
+                    generic = generic or ref
+        return generic
+
+    def _locations(self, cmp: Comparison) -> Iterable[str]:
+        units = self.view.units.units
+        for uid in sorted(set(cmp.extra) | set(cmp.missing)):
+            yield from units[uid].members
+
+    @staticmethod
+    def _merge(a: Verdict, b: Verdict) -> Verdict:
+        return Verdict(accepted=a.accepted + b.accepted, undone=a.undone + b.undone, in_sync=b.in_sync,
+                       pending=b.pending, refusal=b.refusal, differences=b.differences, prompts=b.prompts,
+                       notes=a.notes + b.notes)
+
+
+_FLEX_SENTINEL: frozenset[str] = frozenset()
+
+
+def _default_key(state: State) -> object:
+    fingerprint = getattr(state, "fingerprint", None)
+    if fingerprint is not None:
+        return fingerprint()
+    return repr(sorted(state.to_json().items()))
+
+
+def _as_reading(value: list[str] | int) -> tuple[str, ...] | int:
+    return tuple(value) if isinstance(value, list) else value

@@ -1,0 +1,134 @@
+"""The simulated table at the HAL boundary, without serial links.
+
+Two ways in:
+
+- ``VirtualFeeder`` feeds a HAL opened with ``BackendConfig(virtual=True)``: the
+  table's virtual sensors go through the HAL's real stabiliser and momentary
+  filter, with no ptys and, if wanted, a fake clock (call ``scan()`` yourself).
+- ``DirectBackend`` *is* a backend: every table change becomes a snapshot (and
+  every slider or button a momentary event) at once, synchronously, in the
+  caller's thread. Fast and deterministic, for rules and service tests.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from hal.backend import EventCallback, HalBackend, SnapshotCallback
+from hal.readings import to_reading
+from hal.sources.virtual import VirtualSource
+from hal.status import BackendStatus, DeviceStatus
+from hal.wiring.loader import WiringMap
+from rules.core.physical import LedFrame, LocationKind, MomentaryEvent, Reading, Snapshot
+from sim.table.model import Table, TableChange
+from sim.table.sensors import SensorFaults, VirtualSensors, raw_value
+
+
+class VirtualFeeder:
+    """Scans the table's virtual sensors into a HAL's ``VirtualSource``s."""
+
+    def __init__(self, table: Table, backend: HalBackend, faults: SensorFaults | None = None, seed: int = 0):
+        self.sensors = VirtualSensors(table, backend.wiring, faults, seed)
+        self.sources = [s for s in backend.sources if isinstance(s, VirtualSource)]
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def scan(self) -> None:
+        """One scan of every device: changed raw values, then edges, then the scan boundary."""
+        for source in self.sources:
+            raw = self.sensors.poll(source.id)
+            if raw:
+                source.set_raw(raw)
+            for location, level in self.sensors.edges(source.id):
+                source.edge(location, level)
+            source.scan()
+
+    def start(self, period: float = 0.002) -> None:
+        def run() -> None:
+            while not self._stop.wait(period):
+                self.scan()
+
+        self._thread = threading.Thread(target=run, name="sim-feeder", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=1.0)
+
+
+class DirectBackend:
+    """A synchronous backend over a simulated table (no debouncing: the simulator has no bounce)."""
+
+    def __init__(
+        self, table: Table, wiring: WiringMap, long_press: float = 1.0, clock: Callable[[], float] = time.monotonic
+    ):
+        self.table = table
+        self.wiring = wiring
+        self.long_press = long_press
+        self.clock = clock
+        self.locs = [
+            loc
+            for loc in wiring.file.locations
+            if loc.channel is not None and loc.kind not in (LocationKind.MOMENTARY, LocationKind.BUTTON)
+        ]
+        self.momentary = {
+            loc.id: loc.kind
+            for loc in wiring.file.locations
+            if loc.channel is not None and loc.kind in (LocationKind.MOMENTARY, LocationKind.BUTTON)
+        }
+        self.frame = LedFrame(0)
+        self.snapshots = 0
+        self.events = 0
+        self._pressed_at: dict[str, float] = {}
+        self._last: dict[str, Reading] | None = None
+        self._on_snapshot: SnapshotCallback | None = None
+        self._on_event: EventCallback | None = None
+        table.subscribe(self._changed)
+
+    def readings(self) -> dict[str, Reading]:
+        with self.table.lock:
+            return {loc.id: to_reading(loc, raw_value(loc, self.table.tokens(loc.id))) for loc in self.locs}
+
+    def start(self, on_snapshot: SnapshotCallback, on_event: EventCallback) -> None:
+        self._on_snapshot, self._on_event = on_snapshot, on_event
+        self._emit_snapshot()
+
+    def stop(self) -> None:
+        self._on_snapshot = self._on_event = None
+
+    def show(self, frame: LedFrame) -> None:
+        self.frame = frame
+
+    def status(self) -> BackendStatus:
+        device = DeviceStatus(id="direct", bus="virtual", state="ready", connected=True)
+        return BackendStatus(devices=(device,), snapshots=self.snapshots, events=self.events)
+
+    def _emit_snapshot(self) -> None:
+        now = self.readings()
+        if now == self._last or self._on_snapshot is None:
+            return
+        self._last = now
+        self.snapshots += 1
+        self._on_snapshot(Snapshot(self.snapshots, now))
+
+    def _event(self, location: str, kind: str) -> None:
+        if self._on_event is not None:
+            self.events += 1
+            self._on_event(MomentaryEvent(self.events, location, kind))
+
+    def _changed(self, change: TableChange) -> None:
+        for location, level in change.levels:
+            kind = self.momentary.get(location)
+            if kind is LocationKind.MOMENTARY:
+                self._event(location, "pull" if level else "release")
+            elif kind is LocationKind.BUTTON:
+                if level:
+                    self._pressed_at[location] = self.clock()
+                    self._event(location, "press")
+                elif self.clock() - self._pressed_at.pop(location, self.clock()) >= self.long_press:
+                    self._event(location, "long_press")  # reported on release here (no timers)
+        if change.locations:
+            self._emit_snapshot()

@@ -1,0 +1,95 @@
+"""A virtual sensor microcontroller: the reference firmware's ``DeviceLink`` on a pty.
+
+It scans the virtual sensors of its channels, runs the very protocol code the
+RP2040 runs, and talks to the host over a ``VirtualPort``. Unplugging powers it
+off; replugging boots it again with a new session id, as real hardware would.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from hal.firmware.aetherlink_fw.device import DeviceLink
+from hal.wiring.loader import WiringMap
+from hal.wiring.schema import DeviceEntry, Sensor
+from rules.core.physical import Fidelity
+from sim.link.pty_port import VirtualPort
+from sim.table.sensors import VirtualSensors
+
+
+@dataclass(frozen=True)
+class McuTiming:
+    scan_period: float = 0.001  # seconds between scans
+    heartbeat_ms: int = 100
+    refresh_every: int = 1  # send one background refresh block every this many heartbeats
+    block_size: int = 4
+
+
+def fast_timing() -> McuTiming:
+    """Timings for soaks and tests, matching ``hal.settings.fast_settings``."""
+    return McuTiming(scan_period=0.002, heartbeat_ms=5, refresh_every=10, block_size=4)
+
+
+class VirtualMcu:
+    def __init__(
+        self,
+        device: DeviceEntry,
+        wiring: WiringMap,
+        sensors: VirtualSensors,
+        port: VirtualPort,
+        timing: McuTiming,
+        seed: int = 0,
+    ):
+        self.device = device
+        self.sensors = sensors
+        self.port = port
+        self.timing = timing
+        self.rng = random.Random(seed)
+        self.index: dict[str, int] = {}
+        self.identity: list[int] = []
+        for loc in wiring.sensed_on(device.id):
+            assert loc.channel is not None and loc.channel.index is not None
+            self.index[loc.id] = loc.channel.index
+            if loc.fidelity is Fidelity.IDENTITY and loc.channel.sensor is Sensor.NFC:
+                self.identity.append(loc.channel.index)
+        self.core: DeviceLink | None = None
+        self.boots = 0
+
+    def boot(self) -> None:
+        self.boots += 1
+        self.sensors.forget(self.device.id)
+        self.core = DeviceLink(
+            self.device.id,
+            self.device.channels,
+            self.device.leds,
+            session=self.rng.getrandbits(32),
+            identity_channels=tuple(self.identity),
+            block_size=self.timing.block_size,
+            scan_period_us=int(self.timing.scan_period * 1e6),
+            heartbeat_ms=self.timing.heartbeat_ms,
+            refresh_every=self.timing.refresh_every,
+        )
+
+    def power_off(self) -> None:
+        self.core = None
+
+    def step(self, now_ms: int) -> None:
+        """One main-loop pass: receive, scan, timers, send."""
+        core = self.core
+        if core is None or not self.port.plugged:
+            return
+        data = self.port.read()
+        if data:
+            core.receive(data)
+        for location, raw in self.sensors.poll(self.device.id).items():
+            core.set_value(self.index[location], raw)
+        core.end_scan(now_ms)
+        for location, level in self.sensors.edges(self.device.id):
+            core.edge(self.index[location], level, now_ms)
+        core.poll(now_ms)
+        self.port.write(core.take_output())
+
+    @property
+    def leds(self) -> list[tuple[int, int, int, int]]:
+        return list(self.core.leds) if self.core is not None else []

@@ -1,0 +1,1 @@
+"""Tests of firmware_bridge: the service, its journal, MQTT, deployment."""

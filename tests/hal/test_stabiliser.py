@@ -1,0 +1,166 @@
+"""The stabiliser on an injected clock: quiet window, agreeing scans, table-wide quiet, noisy sensors."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hal.stabiliser import Stabiliser, StabiliserSettings
+
+S = StabiliserSettings(quiet_window=0.1, agree_scans=3, max_unsettled=1.0)
+
+
+class Clocked:
+    """Drives a two-source stabiliser: each source scans every 10 ms and confirms every scan."""
+
+    def __init__(self):
+        self.stab = Stabiliser({"a": "m1", "b": "m1", "c": "m2"}, S)
+        self.t = 0.0
+        self.scan = {"m1": 0, "m2": 0}
+        self.snapshots: list[dict] = []
+        for src in ("m1", "m2"):
+            self.stab.set_ready(src, True)
+        self.set("m1", a=0, b=0)
+        self.set("m2", c=())
+
+    def set(self, source, **readings):
+        self.stab.update(source, {k: (v, self.scan[source] + 1) for k, v in readings.items()}, self.t)
+
+    def run(self, seconds):
+        end = self.t + seconds
+        while self.t < end - 1e-9:
+            self.t = round(self.t + 0.01, 6)
+            for src in self.scan:
+                self.scan[src] += 1
+                self.stab.confirm(src, self.scan[src], self.t)
+            table = self.stab.poll(self.t)
+            if table is not None:
+                self.snapshots.append(table)
+
+
+def test_first_snapshot_only_after_the_quiet_window():
+    c = Clocked()
+    c.run(0.09)
+    assert c.snapshots == []
+    c.run(0.05)
+    assert c.snapshots == [{"a": 0, "b": 0, "c": ()}]
+
+
+def test_a_change_is_reported_once_after_it_held():
+    c = Clocked()
+    c.run(0.3)
+    c.set("m1", a=1)
+    c.run(0.3)
+    assert c.snapshots[1:] == [{"a": 1, "b": 0, "c": ()}]
+
+
+def test_bounce_and_a_passing_hand_give_no_snapshot():
+    c = Clocked()
+    c.run(0.3)
+    for level in (1, 0, 1, 0):  # contact bounce, settling back where it was
+        c.set("m1", a=level)
+        c.run(0.01)
+    c.set("m2", c=("x:y",))  # a hand passing over an NFC reader for a moment
+    c.run(0.02)
+    c.set("m2", c=())
+    c.run(0.5)
+    assert len(c.snapshots) == 1
+
+
+def test_bounce_then_settle_gives_exactly_the_final_reading():
+    c = Clocked()
+    c.run(0.3)
+    for level in (1, 0, 1, 0, 1):
+        c.set("m1", a=level)
+        c.run(0.02)
+    c.run(0.5)
+    assert c.snapshots[1:] == [{"a": 1, "b": 0, "c": ()}]
+
+
+def test_table_waits_until_every_location_is_quiet():
+    c = Clocked()
+    c.run(0.3)
+    c.set("m1", a=1)
+    c.run(0.06)
+    c.set("m2", c=("aureon:rose",))  # the second half of the move, on another device
+    c.run(0.06)
+    assert len(c.snapshots) == 1  # a is quiet, but c is still moving
+    c.run(0.2)
+    assert c.snapshots[1:] == [{"a": 1, "b": 0, "c": ("aureon:rose",)}]
+
+
+def test_scans_must_agree_even_when_time_has_passed():
+    stab = Stabiliser({"a": "m"}, S)
+    stab.set_ready("m", True)
+    stab.update("m", {"a": (1, 5)}, 0.0)
+    stab.confirm("m", 6, 0.5)  # only two scans (5, 6) confirmed
+    assert stab.poll(0.5) is None
+    stab.confirm("m", 7, 0.51)
+    assert stab.poll(0.51) == {"a": 1}
+
+
+def test_nothing_is_reported_while_a_source_is_not_ready():
+    c = Clocked()
+    c.run(0.3)
+    c.stab.set_ready("m2", False)
+    c.set("m1", a=1)
+    c.run(0.5)
+    assert len(c.snapshots) == 1
+    c.stab.set_ready("m2", True)
+    c.run(0.05)
+    assert c.snapshots[1:] == [{"a": 1, "b": 0, "c": ()}]
+
+
+def test_a_stale_source_holds_the_snapshot_until_it_confirms_again():
+    stab = Stabiliser({"a": "m1", "c": "m2"}, S)
+    for src in ("m1", "m2"):
+        stab.set_ready(src, True)
+    stab.update("m1", {"a": (0, 1)}, 0.0)
+    stab.update("m2", {"c": (0, 1)}, 0.0)
+    stab.confirm("m1", 10, 0.2)
+    stab.confirm("m2", 10, 0.2)
+    assert stab.poll(0.2) == {"a": 0, "c": 0}
+    stab.update("m1", {"a": (1, 11)}, 0.3)
+    stab.confirm("m1", 20, 0.5)
+    stab.confirm("m2", 11, 0.35)  # m2 last heard before the change had been quiet a window
+    assert stab.poll(0.5) is None
+    stab.confirm("m2", 12, 0.45)
+    assert stab.poll(0.5) == {"a": 1, "c": 0}
+
+
+def test_a_flickering_sensor_is_held_and_reported_noisy_without_freezing_the_table():
+    c = Clocked()
+    c.run(0.3)
+    c.set("m1", b=1)
+    for i in range(150):  # b flickers for 1.5 s
+        c.set("m1", a=i % 2)
+        c.run(0.01)
+    assert "a" in c.stab.noisy
+    assert c.snapshots[-1] == {"a": 0, "b": 1, "c": ()}
+    c.run(0.3)  # the flicker stops at its last value
+    assert not c.stab.noisy
+    assert c.snapshots[-1]["a"] == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.integers(0, 2), st.integers(1, 30)), max_size=25))
+def test_every_snapshot_shows_the_current_state_and_only_changes_that_held(changes):
+    """Property: a snapshot equals the table now, and every reading it changes held for the window."""
+    c = Clocked()
+    c.run(0.2)
+    state = {"a": 0, "b": 0}
+    changed_at = {"a": -1.0, "b": -1.0}
+    for location, value, ticks in changes:
+        if state[location] != value:
+            state = {**state, location: value}
+            changed_at[location] = c.t
+        c.set("m1", **{location: value})
+        before = len(c.snapshots)
+        previous = c.snapshots[-1]
+        c.run(ticks * 0.01)
+        for snap in c.snapshots[before:]:
+            assert {k: snap[k] for k in ("a", "b")} == state
+            for k in ("a", "b"):
+                if snap[k] != previous[k]:
+                    assert c.t - changed_at[k] >= S.quiet_window - 1e-9
+            previous = snap
+    c.run(0.3)
+    assert {k: c.snapshots[-1][k] for k in ("a", "b")} == state

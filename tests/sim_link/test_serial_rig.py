@@ -1,0 +1,82 @@
+"""The real HAL (pyserial on ptys, gpiozero mock pins) reading the simulated table."""
+
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from hal.factory import BackendConfig, open_backend
+from hal.settings import fast_settings
+from hal.wiring.loader import load_wiring_map
+from rules.core.physical import Colour, LedFrame, LedMode, LedState
+from sim.link.faults import LinkFaults
+from sim.link.rig import SerialRig
+from sim.link.soak import SoakConfig, run_soak
+from sim.table import AacTable, demo_setup
+
+
+def wait_for(condition, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+@pytest.fixture
+def rig(tmp_path):
+    wiring = load_wiring_map("aac-5p")
+    table = AacTable()
+    demo_setup(table)
+    pins = MockFactory(pin_class=MockPWMPin)
+    rig = SerialRig(table, wiring, tmp_path, LinkFaults(corrupt_rate=0.005), seed=3, pin_factory=pins)
+    rig.start()
+    backend = open_backend(BackendConfig(wiring=wiring, ports=rig.ports, pin_factory=pins, settings=fast_settings()))
+    snaps, events = [], []
+    backend.start(snaps.append, events.append)
+    yield table, rig, backend, snaps, events
+    backend.stop()
+    rig.stop()
+
+
+def test_soak_smoke_with_noise_and_unplugs():
+    result = run_soak(SoakConfig(manipulations=60, noise=0.01, unplugs=2, seed=7))
+    figures = result.figures()
+    assert figures["manipulations"] == 60
+    assert figures["wrong_snapshots"] == 0, result.examples
+    assert figures["phantom_events"] == 0, result.examples
+    assert figures["missed_snapshots"] == 0 and figures["missed_events"] == 0, result.examples
+    assert figures["reconnects"] == 2 and figures["snapshots"] > 0
+
+
+def test_leds_reach_the_virtual_microcontroller(rig):
+    _table, rig, backend, _snaps, _events = rig
+    assert wait_for(lambda: backend.status().ready)
+    backend.show(LedFrame(1, {"aureon.dev.p3.tile": LedState(Colour.RED, LedMode.BLINK)}))
+    index = backend.wiring.locations["aureon.dev.p3.tile"].led.index
+    assert wait_for(lambda: rig.mcus["dev-aureon"].leds[index] == (255, 0, 0, 1))
+    assert all(led == (0, 0, 0, 0) for i, led in enumerate(rig.mcus["dev-aureon"].leds) if i != index)
+
+
+def test_unplugged_device_is_reconnected_and_resynchronised(rig):
+    table, rig, backend, snaps, _events = rig
+    assert wait_for(lambda: snaps)
+    rig.unplug("board-a")
+    assert wait_for(lambda: not backend.status().devices[5].connected)
+    table.move("aureon.board.exhausted", "board.pool")  # changes while it is away
+    time.sleep(0.1)
+    count = len(snaps)
+    rig.replug("board-a")
+    assert wait_for(lambda: len(snaps) > count)
+    assert snaps[-1].readings["board.pool"] == 6  # 5 from setup + 1 moved
+    status = backend.status()
+    assert status.reconnects == 1 and "board-a" in status.connected
+
+
+def test_a_stuck_sensor_is_reported_as_it_reads(rig):
+    table, rig, _backend, snaps, _events = rig
+    assert wait_for(lambda: snaps)
+    rig.sensors.stick("ignotas.dev.p1.tile", ())
+    assert wait_for(lambda: snaps[-1].readings["ignotas.dev.p1.tile"] == ())
+    assert table.tokens("ignotas.dev.p1.tile") == ("tile:ignotas.1",)  # the HAL reports what it senses
