@@ -57,7 +57,7 @@ QUESTIONS = {
 
 def describe_decision(st: AacState) -> dict[str, Any]:
     if not st.frames:
-        return {"player": TERMINAL, "step": "game_over", "question": Msg("The game is over.")}
+        return {"player": TERMINAL, "kind": "game_over", "step": "game_over", "question": Msg("The game is over.")}
     f = st.frames[-1]
     t = f["t"]
     key = t
@@ -74,5 +74,5 @@ def describe_decision(st: AacState) -> dict[str, Any]:
 
     track = f.get("track", "")
     params = {"name": name, "left": f.get("left", ""), "track": Msg(TRACK_NAMES.get(track, track))}
-    return {"player": player, "step": key, "question": Msg(text, **{k: v for k, v in params.items()
+    return {"player": player, "kind": key, "step": key, "question": Msg(text, **{k: v for k, v in params.items()
                                                                       if "{" + k + "}" in text})}
