@@ -24,7 +24,7 @@ def fast_settings() -> HalSettings:
     return HalSettings(
         stabiliser=StabiliserSettings(quiet_window=0.012, agree_scans=3, max_unsettled=0.5),
         momentary=MomentarySettings(debounce=0.004, long_press=0.3),
-        link=LinkSettings(link_timeout=0.3, hello_interval=0.05, repair_interval=0.003, led_retry=0.03),
+        link=LinkSettings(link_timeout=1.0, hello_interval=0.05, repair_interval=0.003, led_retry=0.03),
         port=PortSettings(read_timeout=0.002, reconnect_interval=0.05),
         gpio_scan_period=0.002,
     )

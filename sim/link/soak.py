@@ -196,6 +196,7 @@ def _drive(
         offline: str | None = None
         if unplug_at and unplug_at[0] <= done + 1:
             unplug_at.pop(0)
+            _drain_events(events, expected_events, result, config.timeout)  # what a board has not sent dies with it
             offline = rng.choice(sorted(rig.mcus))
             rig.unplug(offline)
             kinds["unplug"] += 1
@@ -260,6 +261,15 @@ def _await(
             diff = [f"{k}: {v!r} vs {dict(settled).get(k)!r}" for k, v in got if dict(settled).get(k) != v]
             result.examples.append("wrong snapshot: " + "; ".join(diff[:4]))
         last = got
+
+
+def _drain_events(
+    events: queue.SimpleQueue[MomentaryEvent], expected: Counter[tuple[str, str]], result: SoakResult, timeout: float
+) -> None:
+    deadline = time.monotonic() + timeout
+    while expected and time.monotonic() < deadline:
+        time.sleep(0.005)
+        _match_events(events, expected, result)
 
 
 def _match_events(
