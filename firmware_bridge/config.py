@@ -107,7 +107,7 @@ class LedConfig(_Section):
 class WebConfig(_Section):
     enabled: bool = False
     bind: NonEmpty = "127.0.0.1"
-    port: Port = 8080
+    port: Annotated[int, msgspec.Meta(ge=0, le=65535)] = 8080  # 0: any free port (the URL is logged)
     token: str | None = None
     token_file: str | None = None
 

@@ -12,13 +12,13 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from firmware_bridge import __version__, systemd
 from firmware_bridge.broker import EmbeddedBroker
-from firmware_bridge.config import Config, broker, journal_path
+from firmware_bridge.config import Config, ConfigError, broker, journal_path
 from firmware_bridge.journal import Journal
 from firmware_bridge.leds import TerminalLeds
 from firmware_bridge.mqtt.client import MqttAdapter
@@ -26,6 +26,9 @@ from firmware_bridge.service import seams
 from firmware_bridge.service.core import Core
 from firmware_bridge.service.inputs import Inbox, Stop
 from firmware_bridge.service.seams import InterpreterFactory, LedSink, Publisher, TableAdapter
+
+if TYPE_CHECKING:
+    from firmware_bridge.web import WebServer
 
 log = logging.getLogger("aetherlink.service")
 
@@ -61,6 +64,7 @@ class Service:
         self.inbox = Inbox()
         self.journal: Journal | None = None
         self.mqtt: MqttAdapter | None = None
+        self.web: WebServer | None = None
         self.core: Core | None = None
         self.watchdog: systemd.Watchdog | None = None
         self._thread: threading.Thread | None = None
@@ -77,6 +81,11 @@ class Service:
         if config.mqtt.enabled:
             self.mqtt = MqttAdapter(config, self.inbox, __version__)
             publishers.insert(0, self.mqtt)
+        if config.web.enabled:
+            from firmware_bridge.web import WebServer  # aiohttp is only loaded when the page is wanted
+
+            self.web = WebServer(config, self.inbox, version=__version__)
+            publishers.append(self.web.hub)
         sinks: list[LedSink] = list(self._extra_sinks)
         if config.leds.terminal:
             sinks.append(TerminalLeds())
@@ -86,6 +95,8 @@ class Service:
         self.table = self._make_table()
         if self.table is not None:
             self.core.led_sinks.append(self.table)
+        if self.web is not None:
+            self._start_web(self.web)
         if self.mqtt is not None:
             self.mqtt.start()
         if self.table is not None:
@@ -96,6 +107,14 @@ class Service:
         systemd.notify("READY=1", f"STATUS={self.status_line()}", environ=self._environ)
         log.info("ready in %.2f s: board %s, journal %s", self.ready_after, config.board.id,
                  self.journal.path)
+
+    def _start_web(self, server: WebServer) -> None:
+        from firmware_bridge.web import WebError
+
+        try:
+            server.start()
+        except WebError as exc:
+            raise ConfigError("configuration", "web.port", str(exc)) from None
 
     def _make_table(self) -> TableAdapter | None:
         if self._table_given is not _UNSET:
@@ -130,6 +149,8 @@ class Service:
         systemd.notify("STOPPING=1", environ=self._environ)
         if self.watchdog is not None:
             self.watchdog.stop()
+        if self.web is not None:
+            self.web.stop()
         if self.mqtt is not None:
             self.mqtt.stop()
         if self.table is not None:
@@ -170,6 +191,7 @@ class Service:
                         "seq": self.journal.last_seq if self.journal else None,
                         "games": self.journal.current_game if self.journal else None},
             "mqtt": self.mqtt.info() if self.mqtt else None,
+            "web": {"url": self.web.url} if self.web and self.web.port else None,
             "hal": {"backend": self.config.hal.backend,
                     "healthy": self.table.healthy() if self.table else None},
             "inbox": self.inbox.qsize(),

@@ -255,7 +255,7 @@ class Core:
         if session is None:
             return {"board": board, "seq": self.journal.last_seq, "game": None, "seats": [], "turn": None,
                     "terminal": False, "scores": None, "decision": None, "decisions": 0,
-                    "sync": self.sync_json(), "refusal": None, "prompts": [], "last_move": None}
+                    "sync": self.sync_json(), "refusal": None, "prompts": [], "last_move": None, "table": None}
         state = session.state
         refusal = session.status.refusal
         return {"board": board, "seq": self.journal.last_seq, "game": self.game_json(),

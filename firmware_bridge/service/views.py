@@ -10,6 +10,8 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from rules import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, Msg, State
 from rules.core.verdict import Difference, Prompt, Refusal
 
@@ -101,8 +103,15 @@ def scores_json(state: State, lang: str) -> dict[str, Any]:
     return scores
 
 
+def table_json(state: State) -> Any:
+    """The engine's ``to_json()`` as JSON data (already plain data by contract: converted, not walked)."""
+    return msgspec.to_builtins(state.to_json(), str_keys=True, enc_hook=str)
+
+
 def game_state_json(game: Game, state: State, lang: str) -> dict[str, Any]:
-    """The part of the retained state that depends only on the engine state."""
+    """The part of the retained state that depends only on the engine state.
+
+    ``table`` is the engine's own ``to_json()`` (what the game's web renderer draws)."""
     scores = scores_json(state, lang)
     totals = {p.get("seat"): p.get("total") for p in scores.get("players", []) if isinstance(p, dict)}
     winners = set(scores.get("winners", [])) if state.is_terminal() else set()
@@ -117,4 +126,4 @@ def game_state_json(game: Game, state: State, lang: str) -> dict[str, Any]:
             "question": decision.get("question") if isinstance(decision, dict) else None,
             "active": active, "chance": state.current_player == CHANCE}
     return {"seats": seats, "turn": turn, "terminal": state.is_terminal(), "scores": scores,
-            "decision": decision, "decisions": len(state.history)}
+            "decision": decision, "decisions": len(state.history), "table": table_json(state)}

@@ -159,9 +159,6 @@ def project(st: AacState) -> Projection:
                 put("board.reserve", f"{c}:{e}")
         if pl.space:
             put(f"board.map.{pl.space}", f"mini:{c}")
-        for e, n in st.aside.get(pl.seat, {}).items():
-            for _ in range(n):
-                proj.flex(f"{c}:{e}", ())
     for m in b.monuments:
         sections = len(cat.monument[m].sections)
         built = b.mon_section[m]
@@ -198,6 +195,10 @@ def project(st: AacState) -> Projection:
         if v is not None:
             put(f"board.bridge.{space}", bridge_token(st, v))
     _transit(st, proj)
+    for pl in st.players:
+        for e, n in st.aside.get(pl.seat, {}).items():
+            for _ in range(n):
+                proj.flex(f"{pl.char}:{e}", ())
     return proj
 
 
@@ -218,6 +219,9 @@ def _transit(st: AacState, proj: Projection) -> None:
             c = st.players[f["c"]].char
             m = f["m"]
             proj.flex(f"{c}:{f['bind']}", tuple(f"board.mon.{m}.sp{k}" for k in ROW_SLOTS))
+        elif t == "claimed":
+            for tile in f.get("tiles", []):
+                proj.flex(f"tile:{tile}", ())  # claimed, in the player's hand until it replaces a tile
         elif t == "ability" and f.get("hand"):
             c = st.players[f["p"]].char
             for e, n in f["hand"].items():

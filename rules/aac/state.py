@@ -136,7 +136,8 @@ class AacState(State):
 
     def fingerprint(self) -> str:
         """An exact, cheap identity of the position (not of the path that led to it)."""
-        parts = [repr(self.frames), repr(self.board.mon_spaces), repr(self.board.mon_bound),
+        bound = sorted((m, sorted(v)) for m, v in self.board.mon_bound.items())
+        parts = [repr(self.frames), repr(self.board.mon_spaces), repr(bound),
                  repr(self.board.mon_section), repr(self.board.pool_tiles), repr(self.board.deck),
                  repr(self.board.ach_spaces), repr(self.board.pillar_spaces), repr(self.board.bridges),
                  repr(self.board.pending), repr(self.board.upgrade_supply), repr(self.board.conduit_supply),
@@ -144,10 +145,19 @@ class AacState(State):
                  repr(self.replenish), repr(self.turn_kind), repr(self.turn_flags), repr(self.aside),
                  repr(self.triggered), repr(self.end_triggered), repr(self.turns_done), repr(self.draws)]
         for p in self.players:
-            parts.append(repr((p.dev, p.inactive, p.rows, p.exhausted, p.reserve, p.pool, p.charged, p.tokens,
+            rows = {t: (sorted(r[0]), sorted(r[1])) for t, r in p.rows.items()}
+            parts.append(repr((p.dev, sorted(p.inactive), rows, p.exhausted, p.reserve, p.pool, p.charged, p.tokens,
                                p.conduits, p.bridges_left, p.mtrack, p.ptrack, p.patron, p.winds, p.space,
                                p.came_from, p.turns)))
         return "|".join(parts)
+
+    def hidden_fingerprint(self) -> str:
+        """What ``fingerprint`` knows beyond what lies on the table (facings, pending decisions, supply)."""
+        b = self.board
+        return repr((self.frames, [(p.came_from, p.turns) for p in self.players], self.turn_flags, self.aside,
+                     self.triggered, self.replenish, self.end_triggered, self.turns_done, self.turn_kind,
+                     self.draws, b.pending, b.mon_completed, b.deck_order, b.upgrade_supply, b.conduit_supply,
+                     b.conduit_double))
 
     # -- chance ----------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[Action, float]]:

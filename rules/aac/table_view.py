@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from rules.aac import terms
 from rules.aac.catalogue import Catalogue
-from rules.aac.physical import ACH_PLACES, describe_token, groups, location_specs, project
+from rules.aac.physical import ACH_PLACES, describe_token, groups, location_specs
+from rules.aac.projector import Projector
 from rules.aac.state import AacState
 from rules.core.api import Action, State
 from rules.core.messages import N_, Msg
@@ -14,6 +15,11 @@ from rules.core.physical import LocationSpec
 from rules.core.projection import Comparison, Projection, UnitMap
 
 PASS = Action("pass", ())
+_TARGETED = frozenset({"reveal", "upgrade", "take_conduit", "bridge_place", "claim", "replace"})
+
+
+def _tokens(value: list[str] | int | None) -> list[str]:
+    return value if isinstance(value, list) else []
 
 
 def _strip_face(unit: str, token: str) -> str:
@@ -30,11 +36,12 @@ class AacTableView:
         self.cat = cat
         self.specs = list(specs) if specs is not None else location_specs(cat)
         self.units = UnitMap(self.specs, groups(cat), _strip_face)
+        self.projector = Projector(cat)
         self._buttons = {f"{c}.seat.button": c for c in cat.characters}
 
     def project(self, state: State) -> Projection:
         assert isinstance(state, AacState)
-        return project(state)
+        return self.projector.project(state)
 
     # -- words -------------------------------------------------------------------
     def unit_label(self, unit: str, state: AacState | None = None) -> Msg:
@@ -196,15 +203,78 @@ class AacTableView:
         seat = next((p.seat for p in state.players if p.char == c), None)
         return list(state.players[seat].inactive) if seat is not None else []
 
+    def hidden_key(self, state: State) -> str:
+        assert isinstance(state, AacState)
+        return state.hidden_fingerprint()
+
+    # -- pruning the search ----------------------------------------------------------------
+    def plausible(self, state: State, action: Action, cmp: Comparison) -> bool:
+        """Wide decisions (which tiles, which token where) checked against what the snapshot shows."""
+        kind = action.kind
+        if kind not in _TARGETED:
+            return True
+        assert isinstance(state, AacState)
+        try:
+            unit, token = self._target(state, action)
+        except (KeyError, IndexError, ValueError):
+            return True
+        if unit is None:
+            return True
+        extra_here = cmp.extra.get(unit)
+        if isinstance(extra_here, list) and extra_here and token is not None and token not in extra_here:
+            return False  # something else arrived where this decision puts its token
+        if token is not None:
+            for other, tokens in cmp.extra.items():
+                if other != unit and isinstance(tokens, list) and token in tokens:
+                    return False  # the token arrived somewhere else
+        if kind == "claim":
+            return self._claim_plausible(state, action, cmp)
+        if kind == "replace":
+            return self._replace_plausible(state, action, cmp)
+        return True
+
+    def _target(self, state: AacState, action: Action) -> tuple[str | None, str | None]:
+        kind, args = action.kind, action.args
+        pl = state.players[state.current_player] if state.current_player >= 0 else None
+        c = pl.char if pl is not None else ""
+        if kind == "reveal":
+            slot = state.frames[-1]["slot"]
+            return f"board.pool.t{slot}", f"tile:{args[0]}"
+        if kind == "upgrade":
+            pos = self.cat.token[args[0]].position
+            return f"{c}.dev.p{pos}.action", f"action:{args[0]}"
+        if kind == "take_conduit":
+            return f"{c}.dev.p{args[1]}.conduit", None
+        if kind == "bridge_place":
+            return f"board.bridge.{args[0]}", None
+        if kind == "replace":
+            return None, None
+        if kind == "claim":
+            return None, None
+        return None, None
+
+    def _claim_plausible(self, state: AacState, action: Action, cmp: Comparison) -> bool:
+        slots = action.args[0]
+        # a tile the claim does not take must not have left the pool
+        return not any(k not in slots and cmp.missing.get(f"board.pool.t{k}") for k in range(1, 5))
+
+    def _replace_plausible(self, state: AacState, action: Action, cmp: Comparison) -> bool:
+        old = action.args[1]
+        pl = state.players[state.current_player]
+        c = pl.char
+        units = [f"{c}.dev.p{i + 1}.tile" for i in range(5)] + [f"{c}.dev.inactive"]
+        gone = [t for u in units for t in _tokens(cmp.missing.get(u))]
+        return not gone or f"tile:{old}" in gone
+
     # -- seats -------------------------------------------------------------------------
     def end_turn_actions(self, state: State, seat: int) -> list[Action]:
         return [PASS]
 
-    def seat_of_button(self, location: str) -> int | None:
+    def seat_of_button(self, state: State, location: str) -> int | None:
+        """The seat whose button this is, in the game being played (None for a character not playing)."""
         c = self._buttons.get(location)
-        if c is None:
-            return None
-        return c  # type: ignore[return-value]
+        assert isinstance(state, AacState)
+        return next((p.seat for p in state.players if p.char == c), None)
 
 
 __all__ = ["ACH_PLACES", "AacTableView"]

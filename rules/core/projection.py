@@ -22,13 +22,18 @@ from rules.core.physical import Fidelity, LocationKind, LocationSpec, Reading, S
 
 
 class Projection:
-    """Expected tokens per unit, and flexible tokens in transit."""
+    """Expected tokens per unit, and flexible tokens in transit.
 
-    __slots__ = ("_lists", "flexible")
+    Built either token by token (``put``) or, by fast game projectors, directly
+    as the sorted form (``expected``)."""
 
-    def __init__(self) -> None:
+    __slots__ = ("_frozen", "_lists", "flexible")
+
+    def __init__(self, expected: dict[str, tuple[str, ...]] | None = None,
+                 flexible: list[tuple[str, tuple[str, ...]]] | None = None) -> None:
         self._lists: dict[str, list[str]] = {}
-        self.flexible: list[tuple[str, tuple[str, ...]]] = []
+        self._frozen = expected
+        self.flexible: list[tuple[str, tuple[str, ...]]] = flexible if flexible is not None else []
 
     def put(self, unit: str, token: str) -> None:
         lst = self._lists.get(unit)
@@ -41,7 +46,9 @@ class Projection:
         self.flexible.append((token, allowed))
 
     def frozen(self) -> dict[str, tuple[str, ...]]:
-        return {u: tuple(sorted(t)) for u, t in self._lists.items()}
+        if self._frozen is None:
+            self._frozen = {u: tuple(sorted(t)) for u, t in self._lists.items()}
+        return self._frozen
 
 
 @dataclass(frozen=True)

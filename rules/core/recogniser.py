@@ -22,6 +22,7 @@ Pure and single-threaded: the service feeds snapshots, events and answers.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -49,7 +50,11 @@ class PhysicalView(Protocol):
 
     def end_turn_actions(self, state: State, seat: int) -> list[Action]: ...
 
-    def seat_of_button(self, location: str) -> int | None: ...
+    def seat_of_button(self, state: State, location: str) -> int | None: ...
+
+    def plausible(self, state: State, action: Action, cmp: Comparison) -> bool:
+        """False when the snapshot already contradicts this decision (a cheap pre-check before trying it)."""
+        ...
 
 
 @dataclass
@@ -71,6 +76,7 @@ class Settings:
     max_depth: int = 10
     budget: int = 4000  # states expanded per observation (bounds the time to a verdict)
     max_in_hand: int = 8  # missing tokens a pending hand may hold
+    max_hypotheses: int = 12  # explanations kept while a move is unfinished
 
 
 class Recogniser:
@@ -107,7 +113,7 @@ class Recogniser:
         return self._explain(observed)
 
     def event(self, event: MomentaryEvent) -> Verdict:
-        seat = self.view.seat_of_button(event.location)
+        seat = self.view.seat_of_button(self._committed, event.location)
         if seat is None:
             return Verdict(in_sync=True, pending=self._pending())
         if self._prompt is not None and self._prompt.player == seat:
@@ -136,15 +142,21 @@ class Recogniser:
         return self._settle(self._hyps, Verdict())
 
     def end_turn(self, seat: int) -> Verdict:
-        """The seat says it is done: the fewest decisions that leave the table as it is and end its turn."""
-        ended: list[Hypothesis] = []
+        """The seat says it is done: the fewest decisions that match the table and end its turn."""
+        def ended(state: State) -> bool:
+            return state.is_terminal() or state.current_player != seat
+
+        found: list[Hypothesis] = []
         for h in self._hyps:
-            ended.extend(self._silent_until(h, lambda s: s.is_terminal() or s.current_player != seat))
-        if not ended:
+            if self._observed is None:
+                found.extend(self._silent_until(h, ended))
+            else:
+                found.extend(self._search(h, self._observed, goal=ended).matches)
+        if not found:
             return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(), notes=(
                 Msg("Nothing on the table says how this turn ends: finish the move first."),))
-        shortest = min(len(h.path) for h in ended)
-        return self._settle([h for h in ended if len(h.path) == shortest], Verdict())
+        shortest = min(len(h.path) for h in found)
+        return self._settle([h for h in found if len(h.path) == shortest], Verdict())
 
     def _silent_until(self, start: Hypothesis, done: Callable[[State], bool], depth: int = 8) -> list[Hypothesis]:
         """Breadth-first over decisions that change nothing on the table, until ``done`` holds."""
@@ -152,7 +164,14 @@ class Recogniser:
             return [start]
         exp0 = self.view.project(start.state).frozen()
         level = [start]
-        visited = {self._state_key(start.state)}
+        hidden = getattr(self.view, "hidden_key", None)
+
+        def key_of(state: State, expected: dict[str, tuple[str, ...]]) -> object:
+            if hidden is None:
+                return self._state_key(state)
+            return (frozenset(expected.items()), hidden(state))
+
+        visited = {key_of(start.state, exp0)}
         found: list[Hypothesis] = []
         for _ in range(depth):
             nxt: list[Hypothesis] = []
@@ -212,26 +231,37 @@ class Recogniser:
         self.last_expansions = expansions
         if matches:
             shortest = min(len(m.path) for m in matches)
-            return self._settle([m for m in matches if len(m.path) == shortest], Verdict())
+            best = [m for m in matches if len(m.path) == shortest]
+            settled = [m for m in best if not self._in_hand(m.state)]
+            moving = [p for p in partial if len(p.path) <= shortest]
+            if len(settled) < len(best) or moving:
+                # tokens still in a hand, or another explanation still in progress: keep every explanation
+                kept = sorted(self._dedupe([*self._hyps, *best, *moving]), key=lambda h: len(h.path))
+                self._hyps = kept[: self.settings.max_hypotheses]
+                return Verdict(in_sync=True, pending=True, prompts=self._prompts())
+            return self._settle(settled, Verdict())
+        if partial:  # a move in progress (tokens in a hand, or part-way through one decision)
+            kept = sorted(self._dedupe([*self._hyps, *partial]), key=lambda h: len(h.path))
+            self._hyps = kept[: self.settings.max_hypotheses]
+            return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         rolled = self._try_undo(observed)
         if rolled is not None:
             return rolled
-        if partial:
-            self._hyps = self._dedupe(self._hyps)
-            return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         revised = self._reexplain(observed)
         if revised is not None:
             return revised
-        if partial:
-            self._hyps = self._dedupe(self._hyps)
-            return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         return self._out_of_sync(observed, closest)
+
+    def _in_hand(self, state: State) -> bool:
+        """Does this position hold tokens in a hand (a move not finished on the table)?"""
+        return bool(self.view.project(state).flexible)
 
     def _compare(self, state: State, observed: Mapping[str, tuple[str, ...] | int]) -> Comparison:
         proj = self.view.project(state)
         return compare(self.view.units, proj.frozen(), proj.flexible, observed)
 
-    def _search(self, start: Hypothesis, observed: Mapping[str, tuple[str, ...] | int]) -> SearchResult:
+    def _search(self, start: Hypothesis, observed: Mapping[str, tuple[str, ...] | int],
+                goal: Callable[[State], bool] | None = None) -> SearchResult:
         """Breadth-first over legal decisions, never letting the table drift further from the snapshot."""
         settings = self.settings
         units = self.view.units
@@ -239,13 +269,21 @@ class Recogniser:
         exp0 = proj0.frozen()
         cmp0 = compare(units, exp0, proj0.flexible, observed)
         result = SearchResult([], [], [(cmp0.score, start, cmp0)], 0)
-        if cmp0.exact:
+        if cmp0.exact and (goal is None or goal(start.state)):
             result.matches.append(start)
             return result
-        if cmp0.missing_only and cmp0.score <= settings.max_in_hand:
+        if goal is None and cmp0.missing_only and cmp0.score <= settings.max_in_hand:
             result.partial.append(start)
+            return result  # only tokens out of sight: a hand at work, nothing to decide yet
         level: list[tuple[Hypothesis, dict[str, tuple[str, ...]], Comparison]] = [(start, exp0, cmp0)]
-        visited = {self._state_key(start.state)}
+        hidden = getattr(self.view, "hidden_key", None)
+
+        def key_of(state: State, expected: dict[str, tuple[str, ...]]) -> object:
+            if hidden is None:
+                return self._state_key(state)
+            return (frozenset(expected.items()), hidden(state))
+
+        visited = {key_of(start.state, exp0)}
         for _depth in range(settings.max_depth):
             nxt: list[tuple[Hypothesis, dict[str, tuple[str, ...]], Comparison]] = []
             for hyp, exp, cmp in level:
@@ -253,9 +291,12 @@ class Recogniser:
                 if state.is_terminal():
                     continue
                 decider = state.current_player
+                plausible = getattr(self.view, "plausible", None)
                 for action in state.legal_actions():
                     if result.expansions >= settings.budget:
                         break
+                    if plausible is not None and not plausible(state, action, cmp):
+                        continue
                     result.expansions += 1
                     child = state.clone()
                     child.apply(action)
@@ -263,27 +304,54 @@ class Recogniser:
                     exp2 = proj.frozen()
                     changed = {k for k, _ in set(exp.items()) ^ set(exp2.items())}
                     cmp2 = self._incremental(cmp, changed, exp2, proj, observed)
+                    if goal is None and not cmp2.exact and self._between(cmp, changed, exp, exp2, observed):
+                        # a move in progress: the table is on its way to this position
+                        result.partial.append(Hypothesis((*hyp.path, (decider, action)), child))
                     if cmp2.score > cmp.score:
                         continue
-                    key = self._state_key(child)
+                    key = key_of(child, exp2)
                     if key in visited:
                         continue  # reached already by a path at most as short
                     visited.add(key)
                     who = decider if decider != CHANCE else CHANCE
                     h2 = Hypothesis((*hyp.path, (who, action)), child)
-                    if cmp2.exact:
+                    if cmp2.exact and (goal is None or goal(child)):
                         result.matches.append(h2)
                         continue
                     nxt.append((h2, exp2, cmp2))
                     result.closest.append((cmp2.score, h2, cmp2))
                     if cmp2.missing_only and cmp2.score <= settings.max_in_hand:
                         result.partial.append(h2)
-            if result.matches or not nxt or result.expansions >= settings.budget:
-                break
+            if result.matches or result.partial or not nxt or result.expansions >= settings.budget:
+                break  # explained, or a move is visibly in progress: the next snapshot will tell more
             level = nxt
         result.closest.sort(key=lambda t: (t[0], len(t[1].path)))
         del result.closest[8:]
         return result
+
+    def _between(self, before: Comparison, changed: set[str], exp1: Mapping[str, tuple[str, ...]],
+                 exp2: Mapping[str, tuple[str, ...]], observed: Mapping[str, tuple[str, ...] | int]) -> bool:
+        """Is the table part-way through one decision (each token at its old place, new place or in a hand)?"""
+        if not changed:
+            return False
+        for uid in (*before.extra, *before.missing):
+            if uid not in changed:
+                return False  # a difference this decision does not account for
+        units = self.view.units.units
+        for uid in changed:
+            unit = units.get(uid)
+            if unit is None or uid not in observed:
+                continue
+            act = observed[uid]
+            old, new = exp1.get(uid, ()), exp2.get(uid, ())
+            if isinstance(act, int):
+                if act > max(len(old), len(new)):
+                    return False
+            else:
+                allowed = Counter(old) | Counter(new)
+                if Counter(act) - allowed:
+                    return False
+        return True
 
     def _incremental(self, parent: Comparison, changed: set[str], expected: dict[str, tuple[str, ...]],
                      proj: Projection, observed: Mapping[str, tuple[str, ...] | int]) -> Comparison:
@@ -379,7 +447,8 @@ class Recogniser:
         decision = state.decision()
         player = hyps[0].path[index][0] if len(hyps[0].path) > index else state.current_player
         self._prompt_index = 0
-        return Prompt(f"p{self._prompt_seq}", player, decision["question"], tuple(options))
+        return Prompt(f"p{self._prompt_seq}", player, decision["question"], tuple(options),
+                      digest(self._state_key(state)))
 
     def _reexplain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         """Explain the table from an earlier point of this turn when the committed choices cannot.
@@ -420,6 +489,11 @@ class Recogniser:
         cmp = self._compare(base.state, observed)
         differences = self._differences(base.state, cmp)
         refusal = self._refusal(cmp, closest)
+        if refusal is None and differences:  # no rule names it: the change itself is the reason
+            refusal = Refusal(base.state.current_player,
+                              Msg("No legal move explains this: {what}",
+                                  what=Msg.join([d.message for d in differences])),
+                              tuple(self._locations(cmp)), tuple(differences))
         return Verdict(in_sync=False, refusal=refusal, differences=tuple(differences), prompts=self._prompts())
 
     def _differences(self, state: State, cmp: Comparison) -> list[Difference]:
@@ -464,6 +538,13 @@ class Recogniser:
 
 
 _FLEX_SENTINEL: frozenset[str] = frozenset()
+
+
+def digest(key: object) -> str:
+    """A short stable name for a position key (prompt contexts)."""
+    import hashlib
+
+    return hashlib.sha1(str(key).encode()).hexdigest()[:16]
 
 
 def _default_key(state: State) -> object:

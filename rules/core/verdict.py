@@ -40,6 +40,7 @@ class Prompt:
     player: int
     question: Msg
     options: tuple[PromptOption, ...]
+    context: str = ""  # digest of the position where the choice was made (``rules.core.recogniser.digest``)
 
 
 @dataclass(frozen=True)

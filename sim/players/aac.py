@@ -1,0 +1,166 @@
+"""Simulated An Age Contrived players: random legal play carried out by hand on the simulated table.
+
+``AacTruth`` holds the ground truth (the engine state the players really
+reached) and the simulated table; ``choose`` picks a legal decision and
+``motions`` turns it into hand movements. The Device's own idioms are used:
+a Deploy pulls and releases the slider so the top-row energy falls in front
+of the Device; an ADVANCE slides the tile in, pushing the channel along.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterator
+
+from rules.aac.physical import groups, location_specs, project, render
+from rules.aac.state import AacState
+from rules.aac.table_view import _strip_face
+from rules.core.api import CHANCE, Action
+from rules.core.physical import LocationSpec
+from sim.players.planner import Motion, Step, plan, table_projection
+from sim.table.aac import AacTable
+
+
+def _phase(motion: Motion) -> int:
+    """Hands follow the rules' order: the decision, then tiles sliding along the pool, then constructions."""
+    places = " ".join(f"{st.location} {st.token}" for st in motion.steps)
+    if "section:" in places or ".bound" in places or ".frame" in places:
+        return 2
+    if "board.pool.t" in places:
+        return 1
+    return 0
+
+
+def digest(state: AacState) -> str:
+    """Short identity of a position (the recogniser names prompt contexts the same way)."""
+    return hashlib.sha1(state.fingerprint().encode()).hexdigest()[:16]
+
+
+class AacTruth:
+    """The real game at a simulated table: engine state, physical table, and how decisions are handled."""
+
+    def __init__(self, state: AacState, rng: random.Random, specs: list[LocationSpec] | None = None):
+        self.state = state
+        self.rng = rng
+        self.specs = specs if specs is not None else location_specs(state.cat)
+        self.table = AacTable(self.specs, check_accepts=False)
+        self.groups = groups(state.cat)
+        self.unit_of = {m: g for g, members in self.groups.items() for m in members}
+        self.seen: dict[str, Action] = {}  # position digest -> decision taken there (answers prompts)
+        self.lay_out()
+
+    def lay_out(self) -> None:
+        """Put every token where the state says it is (game setup)."""
+        with self.table.batch():
+            for loc, tokens in render(project(self.state), self.groups).items():
+                for token in tokens:
+                    if token.startswith("bridge:") and token.count(":") == 1 and "." in token:
+                        token += ":A"  # a character's bridge token lies on its board with some side up
+                    self.table.add(token, loc)
+
+    # -- deciding ---------------------------------------------------------------
+    def choose(self) -> Action:
+        """A legal decision: chance from the seed; players uniformly at random, rarely ending a move early."""
+        st = self.state
+        if st.current_player == CHANCE:
+            return st.sample_chance()
+        legal = st.legal_actions()
+        moving = [a for a in legal if a.kind != "pass"]
+        if moving and len(legal) > 1 and self.rng.random() < 0.6:
+            return self.rng.choice(moving)
+        return self.rng.choice(legal)
+
+    def apply(self, action: Action) -> list[Motion]:
+        """Apply to the truth and return the hand movements that carry it out."""
+        st = self.state
+        self.seen[digest(st)] = action
+        before = project(st)
+        seat = st.current_player
+        st.apply(action)
+        after = project(st)
+        if action.kind == "deploy" and seat >= 0:
+            c = st.players[seat].char
+            pos = action.args[0]
+            return [Motion([Step("slider", location=f"{c}.dev.p{pos}.slider", extra={"level": 1, "pull": (c, pos)}),
+                            Step("slider", location=f"{c}.dev.p{pos}.slider", extra={"level": 0}),
+                            Step("replan")])]
+        if action.kind == "slide" and seat >= 0:
+            c = st.players[seat].char
+            return [Motion([Step("slide", action.args[0], extra={"char": c}), Step("replan")])]
+        return plan(before, after, self.groups, self.table)
+
+    def perform(self, step: Step) -> None:
+        table = self.table
+        if step.kind == "slider":
+            who, _, rest = step.location.partition(".dev.p")
+            position = int(rest.split(".")[0])
+            if step.extra.get("pull") is not None:
+                table.pull_slider(who, position)
+            else:
+                table.release_slider(who, position)
+        elif step.kind == "replan":  # whatever else the decision changed, after the Device's own motion
+            now = table_projection(table, self.unit_of, _strip_face)
+            for inner, _ in self.steps(plan(now, project(self.state), self.groups, table)):
+                self.perform(inner)
+        elif step.kind == "swap":
+            table.swap_tile(step.location, str(step.extra["with"]))
+        elif step.kind == "slide":
+            c = str(step.extra["char"])
+            k = next(i for i in (1, 2)
+                     if step.token in [t.partition(":")[2] for t in table.tokens(f"{c}.dev.in{i}.tile")])
+            table.slide_tile_in(c, k, f"{c}.board.exhausted")
+        else:
+            from sim.players.planner import perform
+
+            perform(table, step)
+
+    def steps(self, motions: list[Motion]) -> Iterator[tuple[Step, bool]]:
+        """The motions' steps in a human order (moves shuffled); a token waits in the hand while its
+        target is still occupied (tiles sliding along the pool), each step with 'held a while'."""
+        order = list(motions)
+        if len(order) > 1 and all(m.steps[0].kind in ("lift", "place", "flip") for m in order):
+            self.rng.shuffle(order)
+            order.sort(key=_phase)  # the decision itself first, then what the rules do after it
+        waiting: list[Step] = []
+        for m in order:
+            for i, step in enumerate(m.steps):
+                if step.kind == "place" and not self._room(step):
+                    waiting.append(step)
+                    continue
+                yield step, m.holds or (step.kind == "lift" and i == 0 and self.rng.random() < 0.05)
+            progress = True
+            while waiting and progress:
+                progress = False
+                for step in list(waiting):
+                    if self._room(step):
+                        waiting.remove(step)
+                        progress = True
+                        yield step, False
+        for step in waiting:
+            yield step, False
+
+    def _room(self, step: Step) -> bool:
+        """Somewhere to put the token down now: a free slot of its unit (choosing it at the last moment)."""
+        for loc in self.groups.get(str(step.extra.get("unit", "")), (step.location,)):
+            spec = self.table.specs.get(loc)
+            if spec is None or len(self.table.tokens(loc)) < spec.capacity:
+                step.location = loc
+                return True
+        return False
+
+    def answer(self, context: str, options: list[tuple[str, Action]]) -> str | None:
+        """The option a player picks for a prompt about the position ``context``: what they really did.
+
+        The position is found by its digest; failing that, the player remembers their latest
+        decision among the options (the controller may describe the moment slightly differently)."""
+        taken = self.seen.get(context)
+        for key, action in options:
+            if action == taken:
+                return key
+        recent = [a for _, a in self.state.history[-60:]]
+        for action in reversed(recent):
+            for key, option in options:
+                if option == action:
+                    return key
+        return None

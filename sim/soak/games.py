@@ -1,0 +1,194 @@
+"""Whole simulated games through the table's sensors, the HAL boundary and the recogniser.
+
+The sim players know the truth (the engine state they really reached); the
+recogniser only sees stable snapshots of the simulated table at the
+fidelities of a wiring map. Counted: legal moves refused (false rejections),
+injected mistakes not flagged (missed illegal), positions where the
+recogniser settled on a state the players never reached (desyncs), games
+whose final state differs from the truth (truth mismatches), prompts
+answered, and the time to each verdict.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import rules
+from hal.wiring.loader import WiringMap, load_wiring_map
+from rules.aac.state import AacState
+from rules.aac.table_view import AacTableView
+from rules.core.physical import MomentaryEvent, Snapshot
+from rules.core.recogniser import Recogniser
+from rules.core.verdict import Verdict
+from sim.link.direct import DirectBackend
+from sim.players.aac import AacTruth, digest
+from sim.players.mistakes import MistakeBook
+
+WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
+FIDELITY_MAPS = {"identity": "aac-5p.yaml", "presence": "aac-5p-presence.yaml", "mixed": "aac-5p-mixed.yaml"}
+
+
+def wiring_for(fidelity: str) -> WiringMap:
+    return load_wiring_map(WIRING / FIDELITY_MAPS[fidelity])
+
+
+@dataclass
+class SoakTotals:
+    games: int = 0
+    decisions: int = 0
+    false_rejections: int = 0
+    missed_illegal: int = 0
+    desyncs: int = 0
+    truth_mismatches: int = 0
+    prompts: int = 0
+    mistakes: int = 0
+    flagged: int = 0
+    recovered: int = 0
+    verdict_ms: list[float] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        ms = sorted(self.verdict_ms) or [0.0]
+        return {
+            "games": self.games, "decisions": self.decisions, "false_rejections": self.false_rejections,
+            "missed_illegal": self.missed_illegal, "desyncs": self.desyncs,
+            "truth_mismatches": self.truth_mismatches, "prompts": self.prompts,
+            "mistakes_injected": self.mistakes, "mistakes_flagged": self.flagged,
+            "mistakes_recovered": self.recovered,
+            "verdict_ms_p50": round(ms[len(ms) // 2], 3), "verdict_ms_p99": round(ms[int(len(ms) * 0.99)], 3),
+            "verdicts": len(self.verdict_ms),
+        }
+
+
+class TableGame:
+    """One game: sim players at a simulated table, watched by a recogniser through the sensors."""
+
+    def __init__(self, players: int, seed: int, wiring: WiringMap, options: dict[str, Any] | None = None,
+                 totals: SoakTotals | None = None, mistake_rate: float = 0.0):
+        self.game = rules.load("aac")
+        state = self.game.new_game(players=players, seed=seed, options=options or {})
+        assert isinstance(state, AacState)
+        self.rng = random.Random(seed * 7919 + players)
+        self.truth = AacTruth(state, self.rng, wiring.specs())
+        self.view = AacTableView(state.cat, wiring.specs())
+        self.recogniser = Recogniser(self.game, state.clone(), self.view)
+        self.totals = totals or SoakTotals()
+        self.backend = DirectBackend(self.truth.table, wiring, long_press=10.0)
+        self.verdict: Verdict = Verdict()
+        self.mistakes = MistakeBook(self.rng) if mistake_rate > 0 else None
+        self.mistake_rate = mistake_rate
+        self.in_mistake = False
+        self.turn_starts: dict[int, str] = {0: digest(state)}  # the true position at the start of each turn
+        self.backend.start(self._snapshot, self._event)
+
+    # -- the recogniser's inputs ----------------------------------------------------
+    def _snapshot(self, snapshot: Snapshot) -> None:
+        t0 = time.perf_counter()
+        verdict = self.recogniser.observe(snapshot)
+        self.totals.verdict_ms.append((time.perf_counter() - t0) * 1000)
+        self._after(verdict)
+
+    def _event(self, event: MomentaryEvent) -> None:
+        self._after(self.recogniser.event(event))
+
+    def _after(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        for _ in range(20):  # answer prompts as the player who made the choice would
+            if not verdict.prompts:
+                break
+            prompt = verdict.prompts[0]
+            key = self.truth.answer(prompt.context, [(o.key, o.actions[0]) for o in prompt.options])
+            self.totals.prompts += 1
+            verdict = self.recogniser.answer(prompt.id, key or prompt.options[0].key)
+            self.verdict = verdict
+        if not verdict.in_sync and not self.in_mistake:
+            self.totals.false_rejections += 1
+            reason = verdict.refusal.reason.render("en") if verdict.refusal else ""
+            self.totals.notes.append(f"refused legal play: {reason} "
+                                     f"{[d.message.render('en') for d in verdict.differences][:3]}")
+            self._resync()
+        elif verdict.in_sync and not self.in_mistake:
+            rec = self.recogniser.state
+            assert isinstance(rec, AacState)
+            if rec.frames and rec.frames[-1]["t"] == "turn":
+                truth_fp = self.turn_starts.get(rec.turns_done)
+                if truth_fp is not None and truth_fp != digest(rec):
+                    self.totals.desyncs += 1
+                    self.totals.notes.append(f"turn {rec.turns_done} started from a position the players "
+                                             "never reached")
+                    self._resync()
+
+    def _resync(self) -> None:
+        """Staff fix it by hand: the controller restarts from the true position (counted above)."""
+        self.recognise_from_truth()
+
+    def recognise_from_truth(self) -> None:
+        self.recogniser = Recogniser(self.game, self.truth.state.clone(), self.view)
+
+    # -- playing ------------------------------------------------------------------------
+    def play(self, max_decisions: int = 20000) -> None:
+        truth = self.truth
+        decisions = 0
+        while not truth.state.is_terminal() and decisions < max_decisions:
+            seat = truth.state.current_player
+            if self.mistakes is not None and seat >= 0 and self.rng.random() < self.mistake_rate:
+                self.inject_mistake()
+            action = truth.choose()
+            motions = truth.apply(action)
+            if truth.state.frames and truth.state.frames[-1]["t"] == "turn":
+                self.turn_starts[truth.state.turns_done] = digest(truth.state)
+            decisions += 1
+            for step, _hold in truth.steps(motions):
+                truth.perform(step)
+            ended = truth.state.is_terminal() or truth.state.current_player != seat
+            if seat >= 0 and ended and (truth.state.is_terminal() or self.rng.random() < 0.5):
+                self.press(truth.state.players[seat].char)
+        self.totals.decisions += decisions
+        self.totals.games += 1
+        final = self.recogniser.state
+        assert isinstance(final, AacState)
+        if final.fingerprint() != truth.state.fingerprint():
+            self.totals.truth_mismatches += 1
+            self.totals.notes.append(f"final state differs after {decisions} decisions")
+
+    def press(self, char: str) -> None:
+        self.truth.table.press_button(char)
+        self.truth.table.release_button(char)
+
+    def inject_mistake(self) -> None:
+        assert self.mistakes is not None
+        mistake = self.mistakes.pick(self.truth)
+        if mistake is None:
+            return
+        self.totals.mistakes += 1
+        self.in_mistake = True
+        fix = mistake.do(self.truth)
+        verdict = self.verdict
+        if verdict.in_sync and not verdict.pending:
+            self.totals.missed_illegal += 1
+            self.totals.notes.append(f"mistake not flagged: {mistake.name}")
+        elif not verdict.in_sync and verdict.refusal is not None:
+            self.totals.flagged += 1
+        for step in fix:
+            self.truth.perform(step)
+        self.in_mistake = False
+        if (self.verdict.in_sync and not self.verdict.pending) or self.verdict.in_sync:
+            self.totals.recovered += 1
+        else:
+            self.totals.notes.append(f"not recovered after fixing: {mistake.name}")
+            self.recognise_from_truth()
+
+
+def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict[str, Any] | None = None,
+         mistake_rate: float = 0.0) -> SoakTotals:
+    totals = SoakTotals()
+    for i in range(games):
+        fid = fidelity if fidelity != "all" else ("identity", "presence", "mixed")[i % 3]
+        wiring = wiring_for(fid)
+        n = players[i % len(players)]
+        TableGame(n, seed + i, wiring, options, totals, mistake_rate).play()
+    return totals
