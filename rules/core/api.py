@@ -21,6 +21,8 @@ TERMINAL = -2
 # Several seats may act now (real-time games): legal_actions() lists every seat's
 # actions and each such action names its seat; see ``State.decider_of``.
 SIMULTANEOUS = -3
+# A time event (real-time games): decided by the service's timekeeper, not by a seat or chance.
+CLOCK = -4
 
 
 class Action(NamedTuple):

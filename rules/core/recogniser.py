@@ -193,6 +193,28 @@ class Recogniser:
             level = nxt
         return found
 
+    def external(self, action: Action) -> Verdict:
+        """A decision that does not come from the table (a time event, a manual correction).
+
+        Applied after whatever the table already shows: to every explanation where it is legal.
+        Raises ``IllegalAction`` (changing nothing) when it is legal in none.
+        """
+        extended: list[Hypothesis] = []
+        error: IllegalAction | None = None
+        for h in self._hyps:
+            state = h.state.clone()
+            try:
+                decider = state.decider_of(action)
+                state.apply(action)
+            except IllegalAction as exc:
+                error = error or exc
+                continue
+            extended.append(Hypothesis((*h.path, (decider, action)), state))
+        if not extended:
+            assert error is not None
+            raise error
+        return self._settle(extended, Verdict())
+
     def undo(self) -> Verdict:
         """Roll back the last committed decision of the current turn (the table must follow)."""
         if len(self._turn_marks) < 2:
