@@ -4,7 +4,18 @@ No I/O, no clocks, no threads: every game here is deterministic given its seed
 and the decisions applied to it.
 """
 
-from rules.core.api import CHANCE, CLOCK, SIMULTANEOUS, TERMINAL, Action, Game, IllegalAction, NotationError, OptionSpec, State
+from rules.core.api import (
+    CHANCE,
+    CLOCK,
+    SIMULTANEOUS,
+    TERMINAL,
+    Action,
+    Game,
+    IllegalAction,
+    NotationError,
+    OptionSpec,
+    State,
+)
 from rules.core.messages import Msg
 from rules.core.registry import available, load, register_game
 

@@ -26,18 +26,22 @@ EX_CONFIG = 78
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="PATH", help="configuration file (default: $AETHERLINK_CONFIG, "
-                        "then /etc/aetherlink/config.toml, else built-in defaults)")
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help="configuration file (default: $AETHERLINK_CONFIG, "
+        "then /etc/aetherlink/config.toml, else built-in defaults)",
+    )
     parser.add_argument("--check-config", action="store_true", help="check the configuration and exit")
-    parser.add_argument("--log-level", default=os.environ.get("AETHERLINK_LOG", "INFO"),
-                        choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    parser.add_argument(
+        "--log-level", default=os.environ.get("AETHERLINK_LOG", "INFO"), choices=["DEBUG", "INFO", "WARNING", "ERROR"]
+    )
 
 
 def setup_logging(level: str) -> None:
     """Plain lines on stderr; under systemd the journal adds time stamps, so we do not."""
     under_systemd = bool(os.environ.get("INVOCATION_ID") or os.environ.get("NOTIFY_SOCKET"))
-    fmt = "%(levelname)s %(name)s: %(message)s" if under_systemd else \
-        "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    fmt = "%(levelname)s %(name)s: %(message)s" if under_systemd else "%(asctime)s %(levelname)s %(name)s: %(message)s"
     logging.basicConfig(level=level, format=fmt, stream=sys.stderr)
 
 
@@ -51,8 +55,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"aetherlink: {exc}", file=sys.stderr)
         return EX_CONFIG
     if args.check_config:
-        print(f"configuration OK ({loaded.source}"
-              f"{'; overrides: ' + ', '.join(loaded.overrides) if loaded.overrides else ''})")
+        print(
+            f"configuration OK ({loaded.source}"
+            f"{'; overrides: ' + ', '.join(loaded.overrides) if loaded.overrides else ''})"
+        )
         return 0
     try:
         choice = with_broker(loaded.config)
@@ -61,9 +67,16 @@ def _run(args: argparse.Namespace) -> int:
         return EX_UNAVAILABLE
     try:
         if choice.embedded is not None:
-            print(f"embedded MQTT broker on {choice.embedded.host}:{choice.embedded.port}; watch it with:\n  "
-                  f"{choice.embedded.hint(loaded.config.mqtt.base_topic)}", flush=True)
+            print(
+                f"embedded MQTT broker on {choice.embedded.host}:{choice.embedded.port}; watch it with:\n  "
+                f"{choice.embedded.hint(loaded.config.mqtt.base_topic)}",
+                flush=True,
+            )
         try:
+            if choice.config.hal.backend != "none":
+                from firmware_bridge.service import recognition
+
+                recognition.install(choice.config)  # sensed table: moves come from the recogniser
             service = Service(choice.config)
             service.start()
         except ConfigError as exc:

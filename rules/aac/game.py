@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.aac import notation
@@ -14,18 +14,30 @@ from rules.aac.state import AacState
 from rules.core.api import Action, Game, NotationError, OptionSpec, State
 
 OPTION_SPECS = (
-    OptionSpec("edition", "str", "en", "rules edition: the English rulebook (en) or the French text (fr)",
-               choices=("en", "fr"), flag="--edition"),
+    OptionSpec(
+        "edition",
+        "str",
+        "en",
+        "rules edition: the English rulebook (en) or the French text (fr)",
+        choices=("en", "fr"),
+        flag="--edition",
+    ),
     OptionSpec("lang", "str", "en", "language of player-facing messages", choices=("en", "fr"), flag="--lang"),
     OptionSpec("divine_winds", "bool", False, "play with the Divine Winds module (p. 35)", flag="--divine-winds"),
     OptionSpec("expert_setup", "bool", False, "expert setup variant (p. 35)", flag="--expert-setup"),
-    OptionSpec("characters", "list", None, "characters by seat, e.g. aureon,freyith (random if absent)",
-               flag="--characters"),
-    OptionSpec("abilities", "bool", True, "character abilities and tier-III bridge scoring (p. 28)",
-               flag="--no-abilities"),
-    OptionSpec("block_unavailable_spaces", "bool", False,
-               "block unavailable right-side spaces with an unused character's energy (p. 7)",
-               flag="--block-unavailable-spaces"),
+    OptionSpec(
+        "characters", "list", None, "characters by seat, e.g. aureon,freyith (random if absent)", flag="--characters"
+    ),
+    OptionSpec(
+        "abilities", "bool", True, "character abilities and tier-III bridge scoring (p. 28)", flag="--no-abilities"
+    ),
+    OptionSpec(
+        "block_unavailable_spaces",
+        "bool",
+        False,
+        "block unavailable right-side spaces with an unused character's energy (p. 7)",
+        flag="--block-unavailable-spaces",
+    ),
 )
 
 
@@ -44,8 +56,11 @@ def normalise_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
             raise OptionError(f"option {key!r} is true or false, got {value!r}")
         if spec.kind == "str" and (not isinstance(value, str) or (spec.choices and value not in spec.choices)):
             raise OptionError(f"option {key!r} is one of {', '.join(spec.choices)}, got {value!r}")
-        if spec.kind == "list" and value is not None and (
-                not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value)):
+        if (
+            spec.kind == "list"
+            and value is not None
+            and (not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value))
+        ):
             raise OptionError(f"option {key!r} is a list of names, got {value!r}")
         out[key] = list(value) if spec.kind == "list" and value is not None else value
     return out
@@ -70,8 +85,12 @@ class AacGame(Game):
             return self._catalogues[edition]
         return load_packaged(edition)
 
-    def check_catalogue(self, text: str | None = None, source: str = "", edition: str | None = None,
-                        ) -> list[tuple[str, str]]:
+    def check_catalogue(
+        self,
+        text: str | None = None,
+        source: str = "",
+        edition: str | None = None,
+    ) -> list[tuple[str, str]]:
         from pathlib import Path
 
         from rules.aac.catalogue import _packaged, packaged_text, parse_catalogue
@@ -94,11 +113,17 @@ class AacGame(Game):
             return build_hooks(cat, options)
         return BASE_HOOKS
 
-    def new_game(self, players: int, seed: int | None = None, options: Mapping[str, Any] | None = None,
-                 setup: Mapping[str, Any] | None = None) -> AacState:
+    def new_game(
+        self,
+        players: int,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+    ) -> AacState:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise OptionError(f"An Age Contrived is for {self.min_players} to {self.max_players} players, "
-                              f"not {players!r}")
+            raise OptionError(
+                f"An Age Contrived is for {self.min_players} to {self.max_players} players, not {players!r}"
+            )
         opts = normalise_options(options)
         seed = 0 if seed is None else int(seed)
         cat = self.catalogue(opts["edition"])
@@ -126,6 +151,12 @@ class AacGame(Game):
         opts = normalise_options(data.get("options"))
         cat = self.catalogue(opts["edition"])
         return AacState.from_json(self, cat, dict(data), self.hooks_for(cat, opts))
+
+    def table_view(self, state: State, specs: Sequence[Any] | None = None) -> Any:
+        from rules.aac.table_view import AacTableView
+
+        assert isinstance(state, AacState)
+        return AacTableView(state.cat, specs)
 
     def parse(self, text: str, state: State | None = None) -> Action:
         return notation.parse_action(text)

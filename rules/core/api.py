@@ -129,10 +129,10 @@ class State(ABC):
     def scores(self) -> dict[str, Any]:
         """Scores now (final once terminal), in one shape for every game::
 
-            {"final": bool, "categories": [category names in order],
-             "players": [{"seat": 0, "name": "aureon", "total": 57,
-                          "categories": {name: points}, "tiebreak": {name: value}}],
-             "winners": [seats sharing the win]}
+        {"final": bool, "categories": [category names in order],
+         "players": [{"seat": 0, "name": "aureon", "total": 57,
+                      "categories": {name: points}, "tiebreak": {name: value}}],
+         "winners": [seats sharing the win]}
         """
 
     @abstractmethod
@@ -188,13 +188,25 @@ class Game(ABC):
     def format(self, action: Action, state: State | None = None) -> str:
         """Write one action in move notation; ``parse(format(a)) == a``."""
 
-    def check_catalogue(self, text: str | None = None, source: str = "", edition: str | None = None,
-                        ) -> list[tuple[str, str]]:
+    def check_catalogue(
+        self,
+        text: str | None = None,
+        source: str = "",
+        edition: str | None = None,
+    ) -> list[tuple[str, str]]:
         """Validate a catalogue (the shipped one when ``text`` is None) and list its unverified values.
 
         Raises ``rules.core.catalogue.CatalogueError`` naming each error's path.
         """
         raise NotImplementedError(f"{self.name} has no catalogue")
+
+    def table_view(self, state: State, specs: Sequence[Any] | None = None) -> Any:
+        """How this game lies on a sensed table (a ``rules.core.recogniser.PhysicalView``).
+
+        ``specs`` are the table's ``LocationSpec``s from its wiring map (their fidelities);
+        None means every location sensed at full fidelity.
+        """
+        raise NotImplementedError(f"{self.name} has no physical table view")
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         """The options ``new_game`` accepts (names, defaults, command-line flags)."""

@@ -43,8 +43,7 @@ class PhysicalView(Protocol):
 
     def project(self, state: State) -> Projection: ...
 
-    def difference_message(self, state: State, unit: str, extra: list[str] | int, missing: list[str] | int
-                           ) -> Msg: ...
+    def difference_message(self, state: State, unit: str, extra: list[str] | int, missing: list[str] | int) -> Msg: ...
 
     def attempted_actions(self, state: State, cmp: Comparison) -> list[Action]: ...
 
@@ -77,13 +76,20 @@ class Settings:
     budget: int = 4000  # states expanded per observation (bounds the time to a verdict)
     max_in_hand: int = 8  # missing tokens a pending hand may hold
     max_hypotheses: int = 12  # explanations kept while a move is unfinished
+    alternatives_depth: int = 1  # levels searched past the first match for explanations with other outcomes
 
 
 class Recogniser:
     """Turns stable snapshots, momentary events and answers into ``Verdict``s."""
 
-    def __init__(self, game: Game, state: State, view: PhysicalView, settings: Settings | None = None,
-                 state_key: Callable[[State], object] | None = None):
+    def __init__(
+        self,
+        game: Game,
+        state: State,
+        view: PhysicalView,
+        settings: Settings | None = None,
+        state_key: Callable[[State], object] | None = None,
+    ):
         self.game = game
         self.view = view
         self.settings = settings or Settings()
@@ -121,9 +127,18 @@ class Recogniser:
                 return self.answer(self._prompt.id, self._prompt.options[self._prompt_index].key)
             if event.kind == "press":
                 self._prompt_index = (self._prompt_index + 1) % len(self._prompt.options)
-                return Verdict(prompts=(self._prompt,), pending=True, notes=(
-                    Msg("option {n} of {total}: {label}", n=self._prompt_index + 1,
-                        total=len(self._prompt.options), label=self._prompt.options[self._prompt_index].label),))
+                return Verdict(
+                    prompts=(self._prompt,),
+                    pending=True,
+                    notes=(
+                        Msg(
+                            "option {n} of {total}: {label}",
+                            n=self._prompt_index + 1,
+                            total=len(self._prompt.options),
+                            label=self._prompt.options[self._prompt_index].label,
+                        ),
+                    ),
+                )
         if event.kind in ("press", "long_press"):
             return self.end_turn(seat)
         return Verdict(in_sync=True, pending=self._pending())
@@ -143,6 +158,7 @@ class Recogniser:
 
     def end_turn(self, seat: int) -> Verdict:
         """The seat says it is done: the fewest decisions that match the table and end its turn."""
+
         def ended(state: State) -> bool:
             return state.is_terminal() or state.current_player != seat
 
@@ -153,8 +169,12 @@ class Recogniser:
             else:
                 found.extend(self._search(h, self._observed, goal=ended).matches)
         if not found:
-            return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(), notes=(
-                Msg("Nothing on the table says how this turn ends: finish the move first."),))
+            return Verdict(
+                in_sync=True,
+                pending=self._pending(),
+                prompts=self._prompts(),
+                notes=(Msg("Nothing on the table says how this turn ends: finish the move first."),),
+            )
         shortest = min(len(h.path) for h in found)
         return self._settle([h for h in found if len(h.path) == shortest], Verdict())
 
@@ -253,7 +273,7 @@ class Recogniser:
         self.last_expansions = expansions
         if matches:
             shortest = min(len(m.path) for m in matches)
-            best = [m for m in matches if len(m.path) == shortest]
+            best = self._dedupe(matches)  # one explanation per resulting position, the shortest path to it
             settled = [m for m in best if not self._in_hand(m.state)]
             moving = [p for p in partial if len(p.path) <= shortest]
             if len(settled) < len(best) or moving:
@@ -282,8 +302,12 @@ class Recogniser:
         proj = self.view.project(state)
         return compare(self.view.units, proj.frozen(), proj.flexible, observed)
 
-    def _search(self, start: Hypothesis, observed: Mapping[str, tuple[str, ...] | int],
-                goal: Callable[[State], bool] | None = None) -> SearchResult:
+    def _search(
+        self,
+        start: Hypothesis,
+        observed: Mapping[str, tuple[str, ...] | int],
+        goal: Callable[[State], bool] | None = None,
+    ) -> SearchResult:
         """Breadth-first over legal decisions, never letting the table drift further from the snapshot."""
         settings = self.settings
         units = self.view.units
@@ -306,6 +330,7 @@ class Recogniser:
             return (frozenset(expected.items()), hidden(state))
 
         visited = {key_of(start.state, exp0)}
+        extra_levels = settings.alternatives_depth
         for _depth in range(settings.max_depth):
             nxt: list[tuple[Hypothesis, dict[str, tuple[str, ...]], Comparison]] = []
             for hyp, exp, cmp in level:
@@ -344,15 +369,27 @@ class Recogniser:
                     result.closest.append((cmp2.score, h2, cmp2))
                     if cmp2.missing_only and cmp2.score <= settings.max_in_hand:
                         result.partial.append(h2)
-            if result.matches or result.partial or not nxt or result.expansions >= settings.budget:
-                break  # explained, or a move is visibly in progress: the next snapshot will tell more
+            if result.matches:
+                extra_levels -= 1
+                if extra_levels < 0:
+                    break
+                level = [t for t in nxt if not t[2].exact]
+                continue
+            if result.partial or not nxt or result.expansions >= settings.budget:
+                break  # a move is visibly in progress: the next snapshot will tell more
             level = nxt
         result.closest.sort(key=lambda t: (t[0], len(t[1].path)))
         del result.closest[8:]
         return result
 
-    def _between(self, before: Comparison, changed: set[str], exp1: Mapping[str, tuple[str, ...]],
-                 exp2: Mapping[str, tuple[str, ...]], observed: Mapping[str, tuple[str, ...] | int]) -> bool:
+    def _between(
+        self,
+        before: Comparison,
+        changed: set[str],
+        exp1: Mapping[str, tuple[str, ...]],
+        exp2: Mapping[str, tuple[str, ...]],
+        observed: Mapping[str, tuple[str, ...] | int],
+    ) -> bool:
         """Is the table part-way through one decision (each token at its old place, new place or in a hand)?"""
         if not changed:
             return False
@@ -375,8 +412,14 @@ class Recogniser:
                     return False
         return True
 
-    def _incremental(self, parent: Comparison, changed: set[str], expected: dict[str, tuple[str, ...]],
-                     proj: Projection, observed: Mapping[str, tuple[str, ...] | int]) -> Comparison:
+    def _incremental(
+        self,
+        parent: Comparison,
+        changed: set[str],
+        expected: dict[str, tuple[str, ...]],
+        proj: Projection,
+        observed: Mapping[str, tuple[str, ...] | int],
+    ) -> Comparison:
         """Re-compare only the units whose expectation changed (and those where tokens may be in transit)."""
         flex_units = {u for _, allowed in proj.flexible for u in allowed}
         recheck = changed | flex_units | (set(parent.extra) & _FLEX_SENTINEL)
@@ -401,12 +444,17 @@ class Recogniser:
             self._commit(base, accepted)
             hyps = [Hypothesis(h.path[index:], h.state) for h in hyps]
         self._hyps = hyps
-        if len(hyps) > 1:
+        if len(hyps) > 1 and self._must_ask(hyps):
             self._prompt = self._make_prompt(hyps)
         else:
             self._prompt = None
-        return Verdict(accepted=tuple(accepted), undone=verdict.undone, in_sync=True,
-                       pending=self._pending(), prompts=self._prompts())
+        return Verdict(
+            accepted=tuple(accepted),
+            undone=verdict.undone,
+            in_sync=True,
+            pending=self._pending(),
+            prompts=self._prompts(),
+        )
 
     def _commit(self, state: State, accepted: Path) -> None:
         self._committed = state
@@ -443,6 +491,14 @@ class Recogniser:
                 return i
         return n
 
+    def _must_ask(self, hyps: list[Hypothesis]) -> bool:
+        """Ask only once the table can no longer tell: the player who chose has moved on in every explanation."""
+        index = self._divergence(hyps)
+        deciders = {h.path[index][0] for h in hyps if len(h.path) > index}
+        if not deciders or len(hyps) > self.settings.max_hypotheses // 2:
+            return True
+        return all(h.state.is_terminal() or h.state.current_player not in deciders for h in hyps)
+
     def _pending(self) -> bool:
         return any(h.path for h in self._hyps) or len(self._hyps) > 1
 
@@ -463,14 +519,16 @@ class Recogniser:
             if action in seen:
                 continue
             seen.add(action)
-            options.append(PromptOption(str(len(options) + 1), Msg("{move}", move=self.game.format(action, state)),
-                                        (action,)))
+            options.append(
+                PromptOption(str(len(options) + 1), Msg("{move}", move=self.game.format(action, state)), (action,))
+            )
         self._prompt_seq += 1
         decision = state.decision()
         player = hyps[0].path[index][0] if len(hyps[0].path) > index else state.current_player
         self._prompt_index = 0
-        return Prompt(f"p{self._prompt_seq}", player, decision["question"], tuple(options),
-                      digest(self._state_key(state)))
+        return Prompt(
+            f"p{self._prompt_seq}", player, decision["question"], tuple(options), digest(self._state_key(state))
+        )
 
     def _reexplain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         """Explain the table from an earlier point of this turn when the committed choices cannot.
@@ -505,17 +563,20 @@ class Recogniser:
         return None
 
     # -- out of sync ---------------------------------------------------------------
-    def _out_of_sync(self, observed: Mapping[str, tuple[str, ...] | int],
-                     closest: list[tuple[int, Hypothesis, Comparison]]) -> Verdict:
+    def _out_of_sync(
+        self, observed: Mapping[str, tuple[str, ...] | int], closest: list[tuple[int, Hypothesis, Comparison]]
+    ) -> Verdict:
         base = self._hyps[0]
         cmp = self._compare(base.state, observed)
         differences = self._differences(base.state, cmp)
         refusal = self._refusal(cmp, closest)
         if refusal is None and differences:  # no rule names it: the change itself is the reason
-            refusal = Refusal(base.state.current_player,
-                              Msg("No legal move explains this: {what}",
-                                  what=Msg.join([d.message for d in differences])),
-                              tuple(self._locations(cmp)), tuple(differences))
+            refusal = Refusal(
+                base.state.current_player,
+                Msg("No legal move explains this: {what}", what=Msg.join([d.message for d in differences])),
+                tuple(self._locations(cmp)),
+                tuple(differences),
+            )
         return Verdict(in_sync=False, refusal=refusal, differences=tuple(differences), prompts=self._prompts())
 
     def _differences(self, state: State, cmp: Comparison) -> list[Difference]:
@@ -525,9 +586,14 @@ class Recogniser:
             extra = cmp.extra.get(uid, [])
             missing = cmp.missing.get(uid, [])
             unit = units[uid]
-            out.append(Difference(unit.members[0] if len(unit.members) == 1 else uid,
-                                  _as_reading(missing), _as_reading(extra),
-                                  self.view.difference_message(state, uid, extra, missing)))
+            out.append(
+                Difference(
+                    unit.members[0] if len(unit.members) == 1 else uid,
+                    _as_reading(missing),
+                    _as_reading(extra),
+                    self.view.difference_message(state, uid, extra, missing),
+                )
+            )
         return out
 
     def _refusal(self, cmp: Comparison, closest: list[tuple[int, Hypothesis, Comparison]]) -> Refusal | None:
@@ -554,9 +620,16 @@ class Recogniser:
 
     @staticmethod
     def _merge(a: Verdict, b: Verdict) -> Verdict:
-        return Verdict(accepted=a.accepted + b.accepted, undone=a.undone + b.undone, in_sync=b.in_sync,
-                       pending=b.pending, refusal=b.refusal, differences=b.differences, prompts=b.prompts,
-                       notes=a.notes + b.notes)
+        return Verdict(
+            accepted=a.accepted + b.accepted,
+            undone=a.undone + b.undone,
+            in_sync=b.in_sync,
+            pending=b.pending,
+            refusal=b.refusal,
+            differences=b.differences,
+            prompts=b.prompts,
+            notes=a.notes + b.notes,
+        )
 
 
 _FLEX_SENTINEL: frozenset[str] = frozenset()
