@@ -181,7 +181,7 @@ def load_config(
     applied = _apply_env(raw, env, provenance)
     base = file.parent if file is not None else Path.cwd()
     config = _convert(raw, source, provenance)
-    config = _resolve_paths(config, base)
+    config = _resolve_paths(config, base, source, provenance)
     check(config, source, provenance)
     return LoadedConfig(config, source, tuple(applied))
 
@@ -189,7 +189,7 @@ def load_config(
 def config_from_dict(data: Mapping[str, Any], source: str = "<dict>", base: Path | None = None) -> Config:
     """Build and check a configuration from a mapping (tests, generated configs)."""
     raw = _deep_copy(dict(data))
-    config = _resolve_paths(_convert(raw, source, {}), base or Path.cwd())
+    config = _resolve_paths(_convert(raw, source, {}), base or Path.cwd(), source)
     check(config, source, {})
     return config
 
@@ -293,24 +293,30 @@ def is_wiring_file(value: str) -> bool:
     return "/" in value or value.endswith((".yaml", ".yml"))
 
 
-def _resolve_paths(config: Config, base: Path) -> Config:
+def _resolve_paths(config: Config, base: Path, source: str = "", provenance: Mapping[str, str] | None = None,
+                   ) -> Config:
     """Relative paths in a file are relative to that file's directory, not to the working directory."""
 
-    def fix(value: str | None) -> str | None:
+    def fix(key: str, value: str | None) -> str | None:
         if value is None:
             return None
-        p = Path(value).expanduser()
+        try:
+            p = Path(value).expanduser()
+        except RuntimeError:  # ~user of a user that does not exist
+            raise ConfigError(_source_of(key, source, provenance or {}), key,
+                              f"cannot expand {show(value)}: no such user's home directory") from None
         return str(p if p.is_absolute() else base / p)
 
     s = msgspec.structs
+    m = config.mqtt
     return s.replace(
         config,
-        hal=s.replace(config.hal, wiring=fix(config.hal.wiring) if config.hal.wiring and is_wiring_file(
+        hal=s.replace(config.hal, wiring=fix("hal.wiring", config.hal.wiring) if config.hal.wiring and is_wiring_file(
             config.hal.wiring) else config.hal.wiring),
-        mqtt=s.replace(config.mqtt, password_file=fix(config.mqtt.password_file), ca=fix(config.mqtt.ca),
-                       cert=fix(config.mqtt.cert), key=fix(config.mqtt.key)),
-        web=s.replace(config.web, token_file=fix(config.web.token_file)),
-        journal=s.replace(config.journal, path=fix(config.journal.path)),
+        mqtt=s.replace(m, password_file=fix("mqtt.password_file", m.password_file), ca=fix("mqtt.ca", m.ca),
+                       cert=fix("mqtt.cert", m.cert), key=fix("mqtt.key", m.key)),
+        web=s.replace(config.web, token_file=fix("web.token_file", config.web.token_file)),
+        journal=s.replace(config.journal, path=fix("journal.path", config.journal.path)),
     )
 
 
@@ -369,7 +375,11 @@ def check(config: Config, source: str, provenance: Mapping[str, str] | None = No
 
 
 def _check_url(url: str, fail: Any) -> None:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # e.g. an unclosed IPv6 bracket
+        fail("mqtt.url", f"not a valid URL ({exc}): {show(url)}")
+        return
     if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl"):
         fail("mqtt.url", f"scheme must be mqtt:// or mqtts://, got {show(url)}")
     if not parts.hostname:
@@ -389,7 +399,12 @@ def _url_user(url: str | None) -> str | None:
 
 def _check_readable(key: str, value: str, fail: Any) -> None:
     p = Path(value)
-    if not p.is_file():
+    try:
+        is_file = p.is_file()
+    except OSError as exc:  # e.g. a name too long for the file system
+        fail(key, f"cannot use {show(value)}: {exc.strerror or exc}")
+        return
+    if not is_file:
         fail(key, f"no such file: {value}")
     elif not os.access(p, os.R_OK):
         fail(key, f"file not readable by this user: {value}")

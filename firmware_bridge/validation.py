@@ -20,8 +20,8 @@ import msgspec.inspect as mi
 
 _AT = re.compile(r"^(?P<text>.*?) - at `(?P<path>\$[^`]*)`$", re.S)
 _AT_KEY = re.compile(r"^(?P<text>.*?) - at `key` in `(?P<path>\$[^`]*)`$", re.S)
-_UNKNOWN = re.compile(r"^Object contains unknown field `(?P<name>[^`]*)`")
-_MISSING = re.compile(r"^Object missing required field `(?P<name>[^`]*)`")
+_UNKNOWN = re.compile(r"^Object contains unknown field `(?P<name>.*)`$", re.S)  # a name may hold backticks
+_MISSING = re.compile(r"^Object missing required field `(?P<name>.*)`$", re.S)
 _PATH_TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+)\]|\[([^\]]*)\]")
 
 
@@ -163,7 +163,8 @@ def _join(path: list[str | int]) -> str:
         if isinstance(part, int):
             text += f"[{part}]"
         else:
-            text += f".{part}" if text else str(part)
+            name = str(part) or '""'  # an empty key is still named
+            text += f".{name}" if text else name
     return text
 
 

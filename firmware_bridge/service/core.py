@@ -190,7 +190,7 @@ class Core:
         old_ids = {p.id for p in old.prompts}
         for prompt in new.prompts:
             if prompt.id not in old_ids:
-                self.event("prompt", views.prompt_json(prompt, state, self.lang))
+                self.event("prompt", views.prompt_json(prompt, state, self.lang, session.game))
 
     # -- publishing --
 
@@ -262,6 +262,6 @@ class Core:
                 **views.game_state_json(session.game, state, self.lang),
                 "sync": self.sync_json(),
                 "refusal": views.refusal_json(refusal, state, self.lang) if refusal else None,
-                "prompts": [views.prompt_json(p, state, self.lang) for p in session.status.prompts],
+                "prompts": [views.prompt_json(p, state, self.lang, session.game) for p in session.status.prompts],
                 "last_move": session.last_move}
 

@@ -100,7 +100,7 @@ def transaction_of(payload: bytes) -> Transaction:
     """The ``transaction`` of a payload, read leniently so even a refused command's response echoes it."""
     try:
         data = msgspec.json.decode(payload) if len(payload) <= MAX_PAYLOAD else None
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # msgspec raises RecursionError for very deep nesting
         return None
     if isinstance(data, dict):
         value = data.get("transaction")
@@ -121,6 +121,8 @@ def parse(name: str, payload: bytes) -> Request:
         data = msgspec.json.decode(text) if text else {}
     except msgspec.DecodeError as exc:
         raise RequestError("malformed", f"payload is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RequestError("malformed", "payload is nested too deeply") from None
     if not isinstance(data, dict):
         raise RequestError("malformed", "payload must be a JSON object (or empty)")
     try:

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from rules import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, Msg, State
+from rules import CHANCE, SIMULTANEOUS, TERMINAL, Action, Game, Msg, NotationError, State
 from rules.core.verdict import Difference, Prompt, Refusal
 
 
@@ -69,10 +69,23 @@ def refusal_json(refusal: Refusal, state: State, lang: str) -> dict[str, Any]:
             "fixes": [difference_json(d, lang) for d in refusal.fixes]}
 
 
-def prompt_json(prompt: Prompt, state: State, lang: str) -> dict[str, Any]:
+def prompt_json(prompt: Prompt, state: State, lang: str, game: Game | None = None) -> dict[str, Any]:
+    """A prompt for screens and scripts: the question, and per option its label and the decision it stands for."""
+    options: list[dict[str, Any]] = []
+    for o in prompt.options:
+        option: dict[str, Any] = {"key": o.key, "label": o.label.render(lang)}
+        if game is not None and o.actions:
+            option["actions"] = [_action_or_none(game, a) for a in o.actions]
+        options.append(option)
     return {"id": prompt.id, "seat": prompt.player, "name": seat_name(state, prompt.player),
-            "question": prompt.question.render(lang),
-            "options": [{"key": o.key, "label": o.label.render(lang)} for o in prompt.options]}
+            "question": prompt.question.render(lang), "context": prompt.context, "options": options}
+
+
+def _action_or_none(game: Game, action: Action) -> dict[str, Any] | None:
+    try:
+        return game.action_to_json(action)
+    except NotationError:
+        return None
 
 
 def move_json(game: Game, state_before: State, seq: int, decider: int, action: Action) -> dict[str, Any]:

@@ -69,6 +69,7 @@ class HostSession:
         self.decoder = FrameDecoder()
         self.out = bytearray()
         self.hello: wire.Hello | None = None
+        self.delivered: tuple[int, int] | None = None  # (session, next event id) before the last reopen
         self.desired_leds: list[LedValue] = []
         self.reset_link(0.0)
 
@@ -79,6 +80,10 @@ class HostSession:
         self.out.clear()
         self.last_rx = now
         self.last_hello_request = -1e9
+        # Events delivered before the reopen may have lost their ack with the old byte stream: remember
+        # where this board's session was, so its resent events are recognised as duplicates.
+        if self.hello is not None and self.next_event is not None:
+            self.delivered = (self.hello.session, self.next_event)
         self.hello = None
         self._reset_session()
         self._send(wire.RequestHello().encode())
@@ -168,6 +173,9 @@ class HostSession:
         self.status.session = hello.session
         self.status.firmware = ".".join(str(part) for part in hello.fw)
         self._reset_session()
+        if self.delivered is not None and self.delivered[0] == hello.session and not after16(
+                hello.first_event, self.delivered[1]):
+            self.next_event = self.delivered[1]  # same board, same boot: events before it were delivered
         if was_synced:
             self.listener.ready(False)
         self.status.state = "syncing"
@@ -202,7 +210,10 @@ class HostSession:
         elif self.synced and msg.seq != self.last_seq:
             self._desync(f"gap: device is at delta {msg.seq}, host at {self.last_seq}", now)
         have = self.versions[msg.block]
-        if have is not None and not after16(msg.version, have):
+        # While repairing, a requested snapshot block is the board's truth even if its version is not newer:
+        # a damaged frame that passed the CRC may have left a version ahead of the board's in the mirror.
+        repair = not self.synced and bool(msg.flags & wire.BLOCK_SNAPSHOT)
+        if have is not None and not after16(msg.version, have) and not repair:
             if have == msg.version and self.mirror[start : start + len(msg.values)] != list(msg.values):
                 self.status.last_error = f"block {msg.block} changed without a new version"
                 self.versions[msg.block] = None
@@ -293,10 +304,11 @@ class HostSession:
         chunk = self.settings.led_chunk
         for start in range(0, n, chunk):
             part = tuple(want[start : start + chunk])
-            if tuple(self.confirmed_leds[start : start + chunk]) == part:
+            inflight = self.led_inflight.get(start)
+            # A part still in flight may have been applied with its ack lost: only then is "confirmed" current.
+            if tuple(self.confirmed_leds[start : start + chunk]) == part and (inflight is None or inflight[1] == part):
                 self.led_inflight.pop(start, None)
                 continue
-            inflight = self.led_inflight.get(start)
             if inflight is not None and inflight[1] == part and now - inflight[2] < self.settings.led_retry:
                 continue
             if inflight is not None and inflight[1] == part:

@@ -98,9 +98,32 @@ def load_wiring_map(path: str | Path) -> WiringMap:
     return parse_wiring_map(text, str(p))
 
 
+MAX_DEPTH = 32  # a wiring map nests 4 deep; libyaml's composer crashes the process (C stack) near 50000
+
+
+def _check_depth(text: str) -> None:
+    """Refuse deep nesting before composing: ``yaml.parse`` is a flat event stream, composing recurses."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+                raise WiringMapError("", [(where, f"nested more than {MAX_DEPTH} levels deep")])
+        elif isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
+            depth -= 1
+
+
 def parse_wiring_map(text: str, source: str) -> WiringMap:
     try:
+        _check_depth(text)
         data = yaml.load(text, Loader=_LOADER)
+    except WiringMapError as exc:
+        raise WiringMapError(source, exc.issues) from None
+    except (ValueError, TypeError, IndexError, KeyError) as exc:
+        # PyYAML's constructors raise these for impossible values: `2001-02-30`, `!!int x`, `!!bool x`
+        raise WiringMapError(source, [("", f"not valid YAML: cannot read a value ({exc!s})")]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

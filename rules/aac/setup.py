@@ -134,9 +134,9 @@ def build(cat: Catalogue, n: int, seed: int, options: Mapping[str, Any],
         if any(pos[a] > pos[b] for a in deck for b in deck if cat.tile[a][3] < cat.tile[b][3]):
             raise SetupError("the deck holds tier I on top of tier II on top of tier III (p. 7)")
         board.deck_order = deck
-    record["pool"] = pool
+    record["pool"] = list(pool)  # a copy: the board's pool changes during play, the setup record never does
     if deck is not None:
-        record["deck"] = deck
+        record["deck"] = list(deck)
 
     # upgraded action tokens and conduit supply (p. 7)
     for tok in cat.spec.upgraded_action_tokens:

@@ -62,6 +62,11 @@ def parse_yaml(text: str, source: str) -> Any:
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise CatalogueError(source, [CatalogueIssue(where, f"not valid YAML: {problem}")]) from None
+    except RecursionError:  # PyYAML composes recursively: a few hundred levels of nesting exhaust the stack
+        raise CatalogueError(source, [CatalogueIssue("", "not valid YAML: nested too deeply")]) from None
+    except (ValueError, TypeError, IndexError, KeyError) as exc:
+        # PyYAML's constructors raise these for impossible values: `2001-02-30`, `!!int x`, `!!bool x`
+        raise CatalogueError(source, [CatalogueIssue("", f"not valid YAML: cannot read a value ({exc!s})")]) from None
 
 
 def convert(data: Any, schema: type[T], source: str) -> T:
@@ -161,6 +166,11 @@ def load_data(data: Any, source: str, schema: type[T], check: Callable[[T, Check
         raise CatalogueError(source, [CatalogueIssue("", "a catalogue is a YAML mapping at the top level")])
     result = convert(data, schema, source)
     checker = Checker(source)
-    check(result, checker)
+    try:
+        check(result, checker)
+    except (LookupError, TypeError, ValueError, ArithmeticError):
+        if not checker.issues:
+            raise  # a bug in the game's check, not a consequence of an error it has already found
+        # A later check tripped over data an earlier one had already found wrong: report what was found.
     checker.raise_if_any()
     return result

@@ -178,3 +178,41 @@ def _absorb(uid: str, fid: Fidelity, extra: list[str] | int,
         return list(left.elements())
     assert isinstance(extra, int)
     return max(0, extra - len(pool))
+
+
+class Support:
+    """Every token a sequence of projections puts in each unit, at any point along the way.
+
+    A snapshot taken while those decisions were carried out can only show tokens from this
+    union (fewer is fine: tokens in a hand)."""
+
+    def __init__(self, units: UnitMap) -> None:
+        self.units = units
+        self.tokens: dict[str, Counter[str]] = {}
+        self.counts: dict[str, int] = {}
+
+    def add(self, projection: Projection) -> None:
+        for uid, toks in projection.frozen().items():
+            self._put(uid, Counter(toks))
+        for tok, allowed in projection.flexible:
+            for uid in allowed:
+                self._put(uid, Counter((tok,)), extra=True)
+
+    def _put(self, uid: str, toks: Counter[str], extra: bool = False) -> None:
+        have = self.tokens.setdefault(uid, Counter())
+        have |= toks
+        n = sum(toks.values())
+        self.counts[uid] = self.counts.get(uid, 0) + n if extra else max(self.counts.get(uid, 0), n)
+
+    def covers(self, observed: Mapping[str, tuple[str, ...] | int]) -> bool:
+        table = self.units.units
+        for uid, act in observed.items():
+            unit = table.get(uid)
+            if unit is None or unit.fidelity == Fidelity.UNSENSED:
+                continue
+            if isinstance(act, int):
+                if act > self.counts.get(uid, 0):
+                    return False
+            elif Counter(act) - self.tokens.get(uid, Counter()):
+                return False
+        return True

@@ -30,7 +30,7 @@ from typing import Protocol
 from rules.core.api import CHANCE, Action, Game, IllegalAction, State
 from rules.core.messages import Msg
 from rules.core.physical import MomentaryEvent, Snapshot
-from rules.core.projection import Comparison, Projection, UnitMap, compare
+from rules.core.projection import Comparison, Projection, Support, UnitMap, compare
 from rules.core.verdict import Difference, Prompt, PromptOption, Refusal, Verdict
 
 Path = tuple[tuple[int, Action], ...]
@@ -60,6 +60,7 @@ class PhysicalView(Protocol):
 class Hypothesis:
     path: Path
     state: State
+    seen: int = 0  # snapshots this line of decisions has explained, in order (evidence beyond the latest)
 
 
 @dataclass
@@ -98,6 +99,7 @@ class Recogniser:
         self._turn_marks: list[State] = [state.clone()]
         self._turn_id = self._turn_key(state)
         self._observed: dict[str, tuple[str, ...] | int] | None = None
+        self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
         self._prompt: Prompt | None = None
         self._prompt_index = 0
         self._prompt_seq = 0
@@ -116,6 +118,8 @@ class Recogniser:
     def observe(self, snapshot: Snapshot | Mapping[str, object]) -> Verdict:
         observed = self.view.units.observe(snapshot)  # type: ignore[arg-type]
         self._observed = observed
+        if not self._since_commit or self._since_commit[-1] != observed:
+            self._since_commit.append(observed)
         return self._explain(observed)
 
     def event(self, event: MomentaryEvent) -> Verdict:
@@ -175,6 +179,7 @@ class Recogniser:
                 prompts=self._prompts(),
                 notes=(Msg("Nothing on the table says how this turn ends: finish the move first."),),
             )
+        found = self._consistent(found)
         shortest = min(len(h.path) for h in found)
         return self._settle([h for h in found if len(h.path) == shortest], Verdict())
 
@@ -244,6 +249,7 @@ class Recogniser:
         undone = len(self._committed.history) - len(target.history)
         self._committed = target.clone()
         self._hyps = [Hypothesis((), self._committed)]
+        self._since_commit = [self._observed] if self._observed is not None else []
         self._prompt = None
         verdict = Verdict(undone=undone)
         if self._observed is not None:
@@ -253,6 +259,7 @@ class Recogniser:
     def resync(self) -> Verdict:
         """Forget pending explanations and explain the last snapshot afresh from the committed state."""
         self._hyps = [Hypothesis((), self._committed)]
+        self._since_commit = [self._observed] if self._observed is not None else []
         self._prompt = None
         if self._observed is None:
             return Verdict()
@@ -272,19 +279,18 @@ class Recogniser:
             closest.extend(res.closest)
         self.last_expansions = expansions
         if matches:
+            matches = self._consistent(matches)
             shortest = min(len(m.path) for m in matches)
             best = self._dedupe(matches)  # one explanation per resulting position, the shortest path to it
             settled = [m for m in best if not self._in_hand(m.state)]
             moving = [p for p in partial if len(p.path) <= shortest]
             if len(settled) < len(best) or moving:
                 # tokens still in a hand, or another explanation still in progress: keep every explanation
-                kept = sorted(self._dedupe([*self._hyps, *best, *moving]), key=lambda h: len(h.path))
-                self._hyps = kept[: self.settings.max_hypotheses]
+                self._keep([*best, *moving])
                 return Verdict(in_sync=True, pending=True, prompts=self._prompts())
             return self._settle(settled, Verdict())
         if partial:  # a move in progress (tokens in a hand, or part-way through one decision)
-            kept = sorted(self._dedupe([*self._hyps, *partial]), key=lambda h: len(h.path))
-            self._hyps = kept[: self.settings.max_hypotheses]
+            self._keep(partial)
             return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         rolled = self._try_undo(observed)
         if rolled is not None:
@@ -293,6 +299,36 @@ class Recogniser:
         if revised is not None:
             return revised
         return self._out_of_sync(observed, closest)
+
+    def _keep(self, current: list[Hypothesis]) -> None:
+        """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones."""
+        fresh = sorted(self._dedupe(current), key=_rank)
+        taken = {self._state_key(h.state) for h in fresh}
+        older = sorted((h for h in self._hyps if self._state_key(h.state) not in taken), key=_rank)
+        kept = [*fresh, *older][: self.settings.max_hypotheses]
+        root = [h for h in self._hyps if not h.path][:1]
+        if root and not any(not h.path for h in kept):  # the committed position stays a starting point
+            kept = [*kept[: self.settings.max_hypotheses - 1], root[0]]
+        self._hyps = kept
+
+    def _consistent(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
+        """Of several explanations, those that account for every snapshot since the last commit.
+
+        The table passed through its earlier snapshots too: a token seen somewhere on the way (a character
+        that went up a dead end and turned round) rules out a path that never put it there."""
+        if len(hyps) < 2 or len(self._since_commit) < 2:
+            return hyps
+        kept = [h for h in hyps if self._accounts_for_history(h)]
+        return kept or hyps
+
+    def _accounts_for_history(self, h: Hypothesis) -> bool:
+        state = self._committed.clone()
+        support = Support(self.view.units)
+        support.add(self.view.project(state))
+        for _, action in h.path:
+            state.apply(action)
+            support.add(self.view.project(state))
+        return all(support.covers(obs) for obs in self._since_commit)
 
     def _in_hand(self, state: State) -> bool:
         """Does this position hold tokens in a hand (a move not finished on the table)?"""
@@ -315,11 +351,12 @@ class Recogniser:
         exp0 = proj0.frozen()
         cmp0 = compare(units, exp0, proj0.flexible, observed)
         result = SearchResult([], [], [(cmp0.score, start, cmp0)], 0)
+        again = Hypothesis(start.path, start.state, start.seen + 1)
         if cmp0.exact and (goal is None or goal(start.state)):
-            result.matches.append(start)
+            result.matches.append(again)
             return result
         if goal is None and cmp0.missing_only and cmp0.score <= settings.max_in_hand:
-            result.partial.append(start)
+            result.partial.append(again)
             return result  # only tokens out of sight: a hand at work, nothing to decide yet
         level: list[tuple[Hypothesis, dict[str, tuple[str, ...]], Comparison]] = [(start, exp0, cmp0)]
         hidden = getattr(self.view, "hidden_key", None)
@@ -353,7 +390,7 @@ class Recogniser:
                     cmp2 = self._incremental(cmp, changed, exp2, proj, observed)
                     if goal is None and not cmp2.exact and self._between(cmp, changed, exp, exp2, observed):
                         # a move in progress: the table is on its way to this position
-                        result.partial.append(Hypothesis((*hyp.path, (decider, action)), child))
+                        result.partial.append(Hypothesis((*hyp.path, (decider, action)), child, start.seen + 1))
                     if cmp2.score > cmp.score:
                         continue
                     key = key_of(child, exp2)
@@ -361,13 +398,13 @@ class Recogniser:
                         continue  # reached already by a path at most as short
                     visited.add(key)
                     who = decider if decider != CHANCE else CHANCE
-                    h2 = Hypothesis((*hyp.path, (who, action)), child)
+                    h2 = Hypothesis((*hyp.path, (who, action)), child, start.seen + 1)
                     if cmp2.exact and (goal is None or goal(child)):
                         result.matches.append(h2)
                         continue
                     nxt.append((h2, exp2, cmp2))
                     result.closest.append((cmp2.score, h2, cmp2))
-                    if cmp2.missing_only and cmp2.score <= settings.max_in_hand:
+                    if goal is None and cmp2.missing_only and cmp2.score <= settings.max_in_hand:
                         result.partial.append(h2)
             if result.matches:
                 extra_levels -= 1
@@ -442,7 +479,7 @@ class Recogniser:
             for _, action in accepted:
                 base.apply(action)
             self._commit(base, accepted)
-            hyps = [Hypothesis(h.path[index:], h.state) for h in hyps]
+            hyps = [Hypothesis(h.path[index:], h.state, h.seen) for h in hyps]
         self._hyps = hyps
         if len(hyps) > 1 and self._must_ask(hyps):
             self._prompt = self._make_prompt(hyps)
@@ -458,6 +495,7 @@ class Recogniser:
 
     def _commit(self, state: State, accepted: Path) -> None:
         self._committed = state
+        self._since_commit = [self._observed] if self._observed is not None else []
         key = self._turn_key(state)
         if key != self._turn_id:
             self._turn_id = key
@@ -469,15 +507,15 @@ class Recogniser:
         return (state.turn_number, state.current_player)
 
     def _dedupe(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
-        """Explanations that lead to the same game state are one: keep the shortest."""
+        """Explanations that lead to the same game state are one: keep the best evidenced, then the shortest."""
         if len(hyps) <= 1:
             return hyps
-        seen: dict[object, Hypothesis] = {}
-        for h in sorted(hyps, key=lambda h: len(h.path)):
+        first: dict[object, Hypothesis] = {}
+        for h in sorted(hyps, key=_rank):
             key = self._state_key(h.state)
-            if key not in seen:
-                seen[key] = h
-        return list(seen.values())
+            if key not in first:
+                first[key] = h
+        return list(first.values())
 
     @staticmethod
     def _divergence(hyps: list[Hypothesis]) -> int:
@@ -633,6 +671,10 @@ class Recogniser:
 
 
 _FLEX_SENTINEL: frozenset[str] = frozenset()
+
+
+def _rank(h: Hypothesis) -> tuple[int, int]:
+    return (-h.seen, len(h.path))
 
 
 def digest(key: object) -> str:

@@ -76,6 +76,8 @@ def parse_action(text: str, names: Sequence[str] | None = None) -> Action:
 
 
 def _seat(seat: int, names: Sequence[str] | None) -> str:
+    if seat < 0:
+        raise NotationError(f"seat {seat} cannot be written in notation")
     if names is not None and 0 <= seat < len(names):
         return names[seat]
     return f"P{seat + 1}"
@@ -83,7 +85,7 @@ def _seat(seat: int, names: Sequence[str] | None) -> str:
 
 def _read_seat(word: str, names: Sequence[str] | None) -> int:
     low = word.lower()
-    if low.startswith("p") and low[1:].isdigit() and int(low[1:]) >= 1:
+    if low.startswith("p") and low[1:].isdecimal() and int(low[1:]) >= 1:  # isdigit() is true for "²" too
         return int(low[1:]) - 1
     if names is not None and low in [n.lower() for n in names]:
         return [n.lower() for n in names].index(low)
@@ -96,6 +98,8 @@ def _word(name: str, value: object, names: Sequence[str] | None) -> str:
         return _seat(value, names)
     if name in INDEX_PREFIX:
         assert isinstance(value, int)
+        if value < 0:
+            raise NotationError(f"{name} {value} cannot be written in notation")
         return f"{INDEX_PREFIX[name]}{value + 1}"
     if name in BOOL_FIELDS:
         return "yes" if value else "no"
@@ -110,7 +114,7 @@ def _read(name: str, word: str, names: Sequence[str] | None) -> object:
         return _read_seat(word, names)
     if name in INDEX_PREFIX:
         prefix = INDEX_PREFIX[name]
-        if word.lower().startswith(prefix) and word[len(prefix):].isdigit() and int(word[len(prefix):]) >= 1:
+        if word.lower().startswith(prefix) and word[len(prefix):].isdecimal() and int(word[len(prefix):]) >= 1:
             return int(word[len(prefix):]) - 1
         raise NotationError(f"{name} is written {prefix}1, {prefix}2, ...; got {word!r}")
     if name in BOOL_FIELDS:

@@ -21,6 +21,7 @@ from hal.readings import to_reading
 from hal.sources.virtual import VirtualSource
 from hal.status import BackendStatus, DeviceStatus
 from hal.wiring.loader import WiringMap
+from hal.wiring.schema import LocationEntry
 from rules.core.physical import LedFrame, LocationKind, MomentaryEvent, Reading, Snapshot
 from sim.table.model import Table, TableChange
 from sim.table.sensors import SensorFaults, VirtualSensors, raw_value
@@ -59,6 +60,21 @@ class VirtualFeeder:
             self._thread.join(timeout=1.0)
 
 
+def state_locations(wiring: WiringMap) -> list[LocationEntry]:
+    """The sensed locations that hold tokens (not sliders or buttons): what a snapshot reports."""
+    return [
+        loc
+        for loc in wiring.file.locations
+        if loc.channel is not None and loc.kind not in (LocationKind.MOMENTARY, LocationKind.BUTTON)
+    ]
+
+
+def sensed_readings(table: Table, locs: list[LocationEntry]) -> dict[str, Reading]:
+    """What a faultless HAL reports for ``locs`` right now: the readings a settled snapshot must equal."""
+    with table.lock:
+        return {loc.id: to_reading(loc, raw_value(loc, table.tokens(loc.id))) for loc in locs}
+
+
 class DirectBackend:
     """A synchronous backend over a simulated table (no debouncing: the simulator has no bounce)."""
 
@@ -69,11 +85,7 @@ class DirectBackend:
         self.wiring = wiring
         self.long_press = long_press
         self.clock = clock
-        self.locs = [
-            loc
-            for loc in wiring.file.locations
-            if loc.channel is not None and loc.kind not in (LocationKind.MOMENTARY, LocationKind.BUTTON)
-        ]
+        self.locs = state_locations(wiring)
         self.momentary = {
             loc.id: loc.kind
             for loc in wiring.file.locations
@@ -89,8 +101,7 @@ class DirectBackend:
         table.subscribe(self._changed)
 
     def readings(self) -> dict[str, Reading]:
-        with self.table.lock:
-            return {loc.id: to_reading(loc, raw_value(loc, self.table.tokens(loc.id))) for loc in self.locs}
+        return sensed_readings(self.table, self.locs)
 
     def start(self, on_snapshot: SnapshotCallback, on_event: EventCallback) -> None:
         self._on_snapshot, self._on_event = on_snapshot, on_event

@@ -28,15 +28,15 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hal.factory import BackendConfig, open_backend
-from hal.readings import to_reading
 from hal.settings import fast_settings
 from hal.wiring.loader import WiringMap, load_wiring_map
-from rules.core.physical import LocationKind, MomentaryEvent, Reading, Snapshot
+from rules.core.physical import MomentaryEvent, Reading, Snapshot
+from sim.link.direct import sensed_readings, state_locations
 from sim.link.faults import LinkFaults
 from sim.link.rig import SerialRig
 from sim.table.aac import AacTable, demo_setup
 from sim.table.random_hands import HandTiming, RandomHands
-from sim.table.sensors import SensorFaults, raw_value
+from sim.table.sensors import SensorFaults
 
 Truth = tuple[tuple[str, Reading], ...]
 
@@ -100,17 +100,10 @@ class _Truth:
 
     def __init__(self, table: AacTable, wiring: WiringMap):
         self.table = table
-        self.locs = [
-            loc
-            for loc in wiring.file.locations
-            if loc.channel is not None and loc.kind not in (LocationKind.MOMENTARY, LocationKind.BUTTON)
-        ]
+        self.locs = state_locations(wiring)
 
     def now(self) -> Truth:
-        with self.table.lock:
-            return tuple(
-                sorted((loc.id, to_reading(loc, raw_value(loc, self.table.tokens(loc.id)))) for loc in self.locs)
-            )
+        return tuple(sorted(sensed_readings(self.table, self.locs).items()))
 
 
 def _as_truth(snapshot: Snapshot) -> Truth:

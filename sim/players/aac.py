@@ -21,6 +21,8 @@ from rules.core.physical import LocationSpec
 from sim.players.planner import Motion, Step, plan, table_projection
 from sim.table.aac import AacTable
 
+RECENT = 30  # decisions a player still remembers when asked about one of them
+
 
 def _phase(motion: Motion) -> int:
     """Hands follow the rules' order: the decision, then tiles sliding along the pool, then constructions."""
@@ -152,14 +154,16 @@ class AacTruth:
     def answer(self, context: str, options: list[tuple[str, Action]]) -> str | None:
         """The option a player picks for a prompt about the position ``context``: what they really did.
 
-        The position is found by its digest; failing that, the player remembers their latest
-        decision among the options (the controller may describe the moment slightly differently)."""
+        The position is found by its digest; failing that (the controller reached the same table by
+        an equivalent path, so its position differs in what the table does not show), the player
+        remembers the first of the options among their decisions of the last moments: a prompt asks
+        about the earliest decision the table could not tell."""
         taken = self.seen.get(context)
         for key, action in options:
             if action == taken:
                 return key
-        recent = [a for _, a in self.state.history[-60:]]
-        for action in reversed(recent):
+        recent = [a for _, a in self.state.history[-RECENT:]]
+        for action in recent:
             for key, option in options:
                 if option == action:
                     return key

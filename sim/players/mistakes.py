@@ -420,7 +420,7 @@ def _wrong_owner_in_monument(c: MistakeContext) -> Fix | None:
         e = c.exhausted_energy(other, ("compass", "magnet", "rose"))
         if e:
             wanted = ("any", e.split(":")[1])
-            dst = c.in_use_space(lambda m, i, k: k in wanted)
+            dst = c.in_use_space(lambda m, i, k, wanted=wanted: k in wanted)
             if dst:
                 return c.move(e, f"{other}.board.exhausted", dst)
     return None
@@ -501,13 +501,14 @@ class MistakeBook:
         import copy
 
         table = truth.table  # type: ignore[attr-defined]
-        saved = copy.deepcopy(table.contents), copy.deepcopy(table.hands), dict(table.levels), table.version
-        listeners = table._listeners
-        table._listeners = []
-        try:
-            return bool(m.make(MistakeContext(truth)))
-        except Exception:
-            return False
-        finally:
-            table.contents, table.hands, table.levels, table.version = saved[0], saved[1], saved[2], saved[3]
-            table._listeners = listeners
+        with table.lock:  # readers on other threads (a serial rig) never see the scratch attempt
+            saved = copy.deepcopy(table.contents), copy.deepcopy(table.hands), dict(table.levels), table.version
+            listeners = table._listeners
+            table._listeners = []
+            try:
+                return bool(m.make(MistakeContext(truth)))
+            except Exception:
+                return False
+            finally:
+                table.contents, table.hands, table.levels, table.version = saved[0], saved[1], saved[2], saved[3]
+                table._listeners = listeners

@@ -66,6 +66,9 @@ def plan(before: Projection, after: Projection, groups: Mapping[str, tuple[str, 
         a, b = Counter(exp0.get(unit, ())), Counter(exp1.get(unit, ()))
         removed += [(unit, t) for t in (a - b).elements()]
         added += [(unit, t) for t in (b - a).elements()]
+    # tokens that lay in transit where the rules allowed them and are no longer in transit there must move
+    # too (the energy a completing player set aside to bind, lying on its monument space, goes to the bound pile)
+    removed = _left_transit(flex0, flex1, exp0, groups, table) + removed
     in_hand = Counter(t for t in table.hand(hand))
     in_transit_after = Counter(t for t, _ in flex1)
     # tokens newly in transit that lie where the rules allow them (energy in front of a Device) stay there;
@@ -138,6 +141,23 @@ def plan(before: Projection, after: Projection, groups: Mapping[str, tuple[str, 
             else:
                 motions.append(Motion([Step("place", tok, dst, BOX, {"unit": unit})]))
     return motions
+
+
+def _left_transit(flex0: list[tuple[str, tuple[str, ...]]], flex1: list[tuple[str, tuple[str, ...]]],
+                  exp0: Mapping[str, tuple[str, ...]], groups: Mapping[str, tuple[str, ...]], table: Table,
+                  ) -> list[tuple[str, str]]:
+    """(unit, token) for tokens lying in transit on the table whose transit this decision ended."""
+    out: list[tuple[str, str]] = []
+    claimed: Counter[tuple[str, str]] = Counter()
+    for (tok, allowed), n in (Counter(flex0) - Counter(flex1)).items():
+        for _ in range(n):
+            for unit in allowed:
+                lying = sum(1 for m in groups.get(unit, (unit,)) for t in table.tokens(m) if same_token(t, tok))
+                if lying > exp0.get(unit, ()).count(tok) + claimed[(unit, tok)]:
+                    claimed[(unit, tok)] += 1
+                    out.append((unit, tok))
+                    break
+    return out
 
 
 def _turned(token: str, candidates: list[str]) -> str | None:

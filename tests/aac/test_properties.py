@@ -52,6 +52,18 @@ def test_energy_is_conserved_and_random_play_ends(players, seed, choice):
     assert all(b.mon_section[m] == len(state.cat.monument[m].sections) for m in b.monuments)
 
 
+@settings(max_examples=8, deadline=None)
+@given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000), choice=st_.integers(0, 10_000))
+def test_the_setup_record_never_changes_during_play(players, seed, choice):
+    """The setup (p. 6-9) describes the game's start: the pool and deck drawn then, not as they are now.
+
+    A record sharing its lists with the board changed as tiles were claimed, so a state rebuilt from the
+    journal (a fresh setup) differed from the one that was played."""
+    start = json.dumps(GAME.new_game(players=players, seed=seed, options=BASE).to_json()["setup"], sort_keys=True)
+    state, _ = _playout(players, seed, choice)
+    assert json.dumps(state.to_json()["setup"], sort_keys=True) == start
+
+
 @settings(max_examples=6, deadline=None)
 @given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000))
 def test_same_seed_and_actions_give_the_same_game(players, seed):

@@ -1,0 +1,190 @@
+"""An An Age Contrived game by simulated players at the demo's table.
+
+The players (``sim.players.aac.AacTruth``) decide at random, carry each decision
+out token by token on the simulated table, press their seat button when their
+turn is over and answer the controller's prompts over MQTT. Now and then one of
+them makes a mistake from ``sim.players.mistakes`` and, once the controller has
+refused it, puts it right. The truth they keep is compared with what the
+service published at the end of every turn.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+import rules
+from firmware_bridge.commands.play import summary
+from firmware_bridge.demo.stack import DemoStack, StackSettings
+from firmware_bridge.demo.tally import Pace, Tally
+from firmware_bridge.service.seams import Publisher
+from firmware_bridge.service.views import table_json
+from hal.wiring.loader import load_wiring_map
+from rules.aac.state import AacState
+from rules.core.api import State
+from sim.players.aac import AacTruth
+from sim.players.mistakes import MistakeBook
+
+FIRST_MISTAKE = 40  # decisions before the first deliberate mistake
+MISTAKE_SPACING = 150
+
+
+def normalised(state: State) -> Any:
+    """The state's JSON as it arrives over MQTT (tuples as lists, keys as strings)."""
+    return msgspec.json.decode(msgspec.json.encode(table_json(state)))
+
+
+def differing_paths(a: Any, b: Any, path: str = "") -> list[str]:
+    """Where two JSON documents differ (``players[1].came_from``), for a readable note."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: list[str] = []
+        for key in sorted(set(a) | set(b)):
+            out += differing_paths(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [p for i, (x, y) in enumerate(zip(a, b)) for p in differing_paths(x, y, f"{path}[{i}]")]
+    return [] if a == b else [path or "(all)"]
+
+
+class AacDemo:
+    def __init__(self, settings: StackSettings, *, pace: Pace, illegal: int, publishers: list[Publisher],
+                 say: Callable[[str], None], max_decisions: int = 20_000):
+        self.settings = settings
+        self.game = rules.load("aac")
+        state = self.game.new_game(players=settings.players, seed=settings.seed, options=settings.options)
+        assert isinstance(state, AacState)
+        self.rng = random.Random(settings.seed * 7919 + settings.players)
+        wiring = load_wiring_map(settings.wiring)
+        self.truth = AacTruth(state, self.rng, wiring.specs())
+        self.stack = DemoStack(settings, self.truth.table, publishers, wiring=wiring)
+        self.pace = pace
+        self.say = say
+        self.book = MistakeBook(self.rng)
+        self.illegal_left = illegal
+        self.next_mistake = FIRST_MISTAKE
+        self.max_decisions = max_decisions
+        self.tally = Tally()
+        self._in_sync = True
+        self._matching = True
+
+    # -- the game ---------------------------------------------------------------------------
+    def run(self, on_ready: Callable[[DemoStack], None] | None = None) -> dict[str, Any]:
+        started = time.monotonic()
+        stack, truth, tally = self.stack, self.truth, self.tally
+        try:
+            stack.start()
+            if on_ready is not None:
+                on_ready(stack)
+            self._check(stack.barrier())
+            while not truth.state.is_terminal() and tally.decisions < self.max_decisions:
+                seat = truth.state.current_player
+                if seat >= 0 and self.illegal_left > 0 and tally.decisions >= self.next_mistake:
+                    self._mistake()
+                action = truth.choose()
+                motions = truth.apply(action)
+                tally.decisions += 1
+                for step, _held in truth.steps(motions):
+                    truth.perform(step)
+                    self._manipulated()
+                self._check(stack.barrier())
+                if seat >= 0 and (truth.state.is_terminal() or truth.state.current_player != seat):
+                    self._end_turn(seat)
+            final = stack.barrier()
+            self._compare(final, "the end of the game")
+            result = summary(self.game, truth.state, self.settings.players, self.settings.seed,
+                             self.settings.options, tally.decisions)
+            if final.get("scores", {}).get("winners") != truth.state.scores()["winners"]:
+                tally.note("the service's winners differ from the players' own count")
+            result.update(tally.figures())
+            result.update({"mqtt_messages": stack.mqtt_messages, "transport": self.settings.transport,
+                           "snapshots": stack.tap.snapshots if stack.tap else 0,
+                           "settle_timeouts": stack.settle_timeouts,
+                           "wall_seconds": round(time.monotonic() - started, 1)})
+            return result
+        finally:
+            stack.close()
+
+    def _manipulated(self) -> None:
+        self.pace.pause()
+        self.stack.settle()
+
+    def _end_turn(self, seat: int) -> None:
+        """The player says they are done (seat button); then the service must stand where the truth does."""
+        char = self.truth.state.players[seat].char
+        button = f"{char}.seat.button"
+        if not self.stack.press(lambda level: self.truth.table.set_level(button, level)):
+            self.tally.note(f"the seat button of {char} was not reported")
+        doc = self._check(self.stack.barrier())
+        self._compare(doc, f"the end of turn {self.truth.state.turn_number}")
+
+    def _compare(self, doc: dict[str, Any], when: str) -> None:
+        truth = normalised(self.truth.state)
+        same = doc.get("table") == truth
+        if not same and self._matching:
+            self.tally.desyncs += 1
+            where = ", ".join(differing_paths(doc.get("table"), truth)[:4])
+            self.tally.note(f"at {when} the service's game differs from the players' ({where})")
+        self._matching = same
+
+    def _check(self, doc: dict[str, Any]) -> dict[str, Any]:
+        """Answer open prompts as the player who decided would; count a refusal of legal play."""
+        for _ in range(20):
+            prompts = doc.get("prompts") or []
+            if not prompts:
+                break
+            doc = self._answer(prompts[0])
+        sync = doc.get("sync") or {}
+        in_sync = bool(sync.get("in_sync", True))
+        if not in_sync and self._in_sync:
+            self.tally.false_rejections += 1
+            refusal = doc.get("refusal") or {}
+            self.tally.note(f"legal play refused: {refusal.get('reason') or sync.get('differences')}")
+            self.stack.request("resync")
+            doc = self.stack.barrier()
+            in_sync = bool((doc.get("sync") or {}).get("in_sync", True))
+        self._in_sync = in_sync
+        return doc
+
+    def _answer(self, prompt: dict[str, Any]) -> dict[str, Any]:
+        options: list[tuple[str, rules.Action]] = []
+        for option in prompt.get("options") or []:
+            actions = option.get("actions") or []
+            if actions and actions[0] is not None:
+                options.append((option["key"], self.game.action_from_json(actions[0])))
+        key = self.truth.answer(str(prompt.get("context", "")), options) or prompt["options"][0]["key"]
+        self.tally.prompts += 1
+        response = self.stack.request("answer", {"prompt": prompt["id"], "key": key})
+        if response.get("status") != "ok":
+            self.tally.note(f"answer to {prompt['id']} refused: {response.get('error')}")
+        return self.stack.barrier()
+
+    # -- mistakes ----------------------------------------------------------------------------
+    def _mistake(self) -> None:
+        mistake = self.book.pick(self.truth)
+        self.next_mistake = self.tally.decisions + MISTAKE_SPACING
+        if mistake is None:
+            return
+        self.illegal_left -= 1
+        self.tally.illegal_injected += 1
+        fix = mistake.do(self.truth)
+        self._manipulated()
+        doc = self.stack.barrier()
+        if not (doc.get("sync") or {}).get("in_sync", True) or doc.get("refusal"):
+            self.tally.illegal_flagged += 1
+        else:
+            self.tally.note(f"mistake not flagged: {mistake.name} ({mistake.rule})")
+        for step in fix:
+            self.truth.perform(step)
+            self._manipulated()
+        doc = self.stack.barrier()
+        if (doc.get("sync") or {}).get("in_sync", True):
+            self.tally.illegal_recovered += 1
+            self._in_sync = True
+        else:
+            self.tally.note(f"still out of sync after putting right: {mistake.name}")
+            self.stack.request("resync")
+            self._in_sync = bool((self.stack.barrier().get("sync") or {}).get("in_sync", True))
