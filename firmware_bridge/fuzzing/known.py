@@ -14,8 +14,6 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_bridge.fuzzing.base import ContractBroken
-
 
 @dataclass(frozen=True)
 class KnownBug:
@@ -40,31 +38,7 @@ class KnownBug:
         return any(f.filename.endswith(self.frame[0]) and f.name == self.frame[1] for f in frames)
 
 
-KNOWN: tuple[KnownBug, ...] = (
-    KnownBug(
-        "aac-action-json-types", "notation-aac",
-        "AAC action_from_json does not check field types: {'kind': 'move', 'target': 0} is an Action whose "
-        "notation 'move 0' reads back as target '0'; {'kind': 'exhaust', 'pos': true, ...} even passes "
-        "validate (True == 1) and would be journaled with notation 'exhaust True ...'; format raises TypeError "
-        "for a non-list 'claim' slots",
-        "rules/aac/game.py (action_from_json: check each field's type as rules/toe/game.py does with well_formed)",
-        ContractBroken, None, "a JSON action's notation", ("json", 0, {"kind": "move", "target": 0}),
-    ),
-    KnownBug(
-        "aac-overlay-base-name", "catalogue-aac",
-        "an overlay whose 'base' names an impossible file ('a\\0b', or a file that is not UTF-8) raises "
-        "ValueError instead of CatalogueError",
-        "rules/aac/catalogue.py (parse_catalogue: catch ValueError/UnicodeDecodeError from the base reader too)",
-        ValueError, ("rules/aac/catalogue.py", "parse_catalogue"), "", ("aac.yaml", 'base: "a\\0b"\n'),
-    ),
-    KnownBug(
-        "aac-overlay-unhashable-id", "catalogue-aac",
-        "an overlay record whose 'id' is a list or mapping crashes merge() with TypeError (unhashable type)",
-        "rules/aac/catalogue.py (merge: only merge by id when every id is a string)",
-        TypeError, ("rules/aac/catalogue.py", "merge"), "unhashable",
-        ("aac.yaml", "base: aac.yaml\ncharacters:\n- id: [aureon]\n"),
-    ),
-)
+KNOWN: tuple[KnownBug, ...] = ()
 
 
 def known_bug(target: str, exc: BaseException) -> KnownBug | None:

@@ -130,7 +130,8 @@ def new_game(core: Core, request: rq.Request) -> dict[str, Any]:
     try:
         setup.new_state(game)
     except (ValueError, TypeError, KeyError) as exc:
-        raise rq.RequestError("invalid", f"the game refused this setup: {exc}", field="setup") from None
+        field = "setup" if request.setup else "options"  # without an explicit setup, the options caused it
+        raise rq.RequestError("invalid", f"the game refused this setup: {exc}", field=field) from None
     session = core.start_game(setup, "command")
     return {"number": session.number, "seq": core.journal.last_seq, "game": core.game_json()}
 

@@ -7,6 +7,7 @@ file) and builds the read-only indexes the engine uses.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
@@ -578,7 +579,7 @@ def merge(base: Any, overlay: Any) -> Any:
             out[key] = merge(base[key], value) if key in base else value
         return out
     if (isinstance(base, list) and isinstance(overlay, list) and overlay
-            and all(isinstance(x, dict) and "id" in x for x in base + overlay)):
+            and all(isinstance(x, dict) and isinstance(x.get("id"), str) for x in base + overlay)):
         by_id = {x["id"]: x for x in overlay}
         merged = []
         for item in base:
@@ -594,6 +595,9 @@ def merge(base: Any, overlay: Any) -> Any:
     return overlay
 
 
+_BASE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*\.yaml")
+
+
 def parse_catalogue(text: str, source: str, base_text: Callable[[str], str] | None = None) -> Catalogue:
     """Validate catalogue text; raises ``CatalogueError`` naming each error's path.
 
@@ -602,11 +606,15 @@ def parse_catalogue(text: str, source: str, base_text: Callable[[str], str] | No
     """
     raw = parse_yaml(text, source)
     if isinstance(raw, dict) and isinstance(raw.get("base"), str):
+        name = raw["base"]
+        if not _BASE_NAME.fullmatch(name):
+            raise CatalogueError(source, [CatalogueIssue("base", f"{name!r} is not a catalogue file name "
+                                                                 "(letters, digits, '.', '_', '-', ending in .yaml)")])
         reader = base_text or (lambda name: _packaged(name))
         try:
-            base_src = reader(raw["base"])
-        except OSError as exc:
-            raise CatalogueError(source, [CatalogueIssue("base", f"cannot read {raw['base']!r}: {exc}")]) from None
+            base_src = reader(name)
+        except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError: not a text file
+            raise CatalogueError(source, [CatalogueIssue("base", f"cannot read {name!r}: {exc}")]) from None
         base_raw = parse_yaml(base_src, raw["base"])
         raw = merge(base_raw, {k: v for k, v in raw.items() if k != "base"})
     spec = load_data(raw, source, CatalogueSpec, check)

@@ -80,6 +80,11 @@ class AacGame(Game):
     def option_specs(self) -> tuple[OptionSpec, ...]:
         return OPTION_SPECS
 
+    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+        action = super().action_from_json(data)
+        notation.check_args(action)
+        return action
+
     def catalogue(self, edition: str = "en") -> Catalogue:
         if edition in self._catalogues:
             return self._catalogues[edition]

@@ -63,10 +63,37 @@ def _fmt(value: object, kind: object) -> str:
     return text
 
 
+def check_args(action: Action) -> None:
+    """Each argument has its field's type, so the action writes as notation that reads back the same.
+
+    JSON from outside (an MQTT ``move``) is checked with this: ``true`` is not a position even though
+    ``True == 1`` in Python, and ``0`` is not a space name."""
+    spec = SPECS.get(action.kind)
+    if spec is None or len(spec) != len(action.args):
+        raise NotationError(f"not an An Age Contrived action: {action!r}")
+    for value, (name, kind) in zip(action.args, spec):
+        if kind is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif kind is str:
+            ok = _word_ok(value)
+        elif kind == "ints":
+            ok = isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        else:
+            ok = isinstance(value, tuple) and all(_word_ok(v) and "+" not in v and v != "-" for v in value)
+        if not ok:
+            expected = {int: "a number", str: "a word", "ints": "a list of numbers"}.get(kind, "a list of words")
+            raise NotationError(f"{action.kind}: {name} must be {expected}, got {value!r}")
+
+
+def _word_ok(value: object) -> bool:
+    return isinstance(value, str) and bool(value) and not any(c.isspace() for c in value)
+
+
 def format_action(action: Action) -> str:
     spec = SPECS.get(action.kind)
     if spec is None or len(spec) != len(action.args):
         raise NotationError(f"not an An Age Contrived action: {action!r}")
+    check_args(action)
     parts = [action.kind] + [_fmt(v, t) for v, (_, t) in zip(action.args, spec)]
     return " ".join(parts)
 

@@ -190,7 +190,7 @@ def test_refusals_change_nothing(tmp_path):
     assert bench.error("new_game", {})["code"] == "game_in_progress"
     assert bench.error("new_game", {"game": "chess", "force": True})["field"] == "game"
     assert bench.error("new_game", {"players": 9, "force": True})["field"] == "players"
-    assert bench.error("new_game", {"options": {"pile": 0}, "force": True})["field"] == "setup"
+    assert bench.error("new_game", {"options": {"pile": 0}, "force": True})["field"] == "options"
     assert bench.error("new_game", {"options": {"colour": 1}, "force": True})["field"] == "options.colour"
     assert bench.error("new_game", {"setup": {"first": 5}, "force": True})["field"] == "setup"
     assert bench.error("undo", {})["code"] == "refused"  # only chance was drawn so far

@@ -119,3 +119,45 @@ def test_toe_actions_that_notation_cannot_write_raise_notation_error(data):
     game = rules.load("toe")
     with pytest.raises(NotationError, match="cannot be written"):
         game.format(game.action_from_json(data))
+
+
+# -- rules/aac/game.py, notation.py, catalogue.py -------------------------------------------------------
+
+
+@pytest.mark.parametrize("data", [
+    {"kind": "move", "target": 0},  # 'move 0' would read back as the word '0'
+    {"kind": "exhaust", "pos": True, "row": "bottom", "energy": "compass"},  # True == 1 passed validate
+    {"kind": "claim", "slots": None, "pay": ["wild"]},  # format raised TypeError
+    {"kind": "claim", "slots": [2], "pay": ["a+b"]},  # '+' joins list items in notation
+    {"kind": "step", "space": "two words"},
+])
+def test_aac_json_actions_of_the_wrong_types_are_notation_errors(data):
+    """An MQTT ``move`` with such an action is refused; it is never validated, journaled or formatted."""
+    with pytest.raises(NotationError):
+        rules.load("aac").action_from_json(data)
+
+
+def test_aac_json_actions_of_the_right_types_still_read():
+    game = rules.load("aac")
+    action = game.action_from_json({"kind": "claim", "slots": [2, 4], "pay": ["compass", "rose"]})
+    assert game.parse(game.format(action)) == action
+
+
+@pytest.mark.parametrize("base", ["a\0b", "../aac.yaml", "aac.yaml/x", "", "aac"])
+def test_an_overlay_base_that_is_no_catalogue_file_name_is_a_catalogue_error(base):
+    with pytest.raises(CatalogueError, match="base"):
+        parse_catalogue(yaml.safe_dump({"base": base, "edition": "fr"}), "overlay.yaml")
+
+
+def test_an_overlay_base_that_is_not_text_is_a_catalogue_error():
+    def reader(name: str) -> str:
+        return b"\xff\xfe\x00".decode("utf-8")  # what reading a binary file raises
+
+    with pytest.raises(CatalogueError, match="cannot read"):
+        parse_catalogue("base: aac.yaml\n", "overlay.yaml", reader)
+
+
+def test_overlay_records_whose_id_is_not_a_name_do_not_crash_the_merge():
+    text = "base: aac.yaml\ncharacters: [{id: [aureon]}]\n"
+    with pytest.raises(CatalogueError):
+        parse_catalogue(text, "overlay.yaml")
