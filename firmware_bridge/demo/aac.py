@@ -27,6 +27,7 @@ from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
 from rules.core.api import State
 from sim.players.aac import AacTruth
+from sim.players.memory import PromptMemory
 from sim.players.mistakes import MistakeBook
 
 FIRST_MISTAKE = 40  # decisions before the first deliberate mistake
@@ -68,6 +69,7 @@ class AacDemo:
         self.next_mistake = FIRST_MISTAKE
         self.max_decisions = max_decisions
         self.tally = Tally()
+        self.memory = PromptMemory()
         self._in_sync = True
         self._matching = True
 
@@ -130,8 +132,21 @@ class AacDemo:
             self.tally.note(f"at {when} the service's game differs from the players' ({where})")
         self._matching = same
 
+    def _remember(self, doc: dict[str, Any]) -> None:
+        """Follow the event log (accepted moves, undos) and note when the service agrees with the table."""
+        assert self.stack.watcher is not None
+        for kind, value in self.stack.watcher.take_log():
+            if kind == "move":
+                self.memory.accept([self.game.action_from_json(value)])
+            else:
+                self.memory.accept([], int(value))
+        sync = doc.get("sync") or {}
+        if sync.get("in_sync", True) and not sync.get("pending") and not doc.get("prompts"):
+            self.memory.agreed(len(self.truth.state.history))
+
     def _check(self, doc: dict[str, Any]) -> dict[str, Any]:
         """Answer open prompts as the player who decided would; count a refusal of legal play."""
+        self._remember(doc)
         for _ in range(20):
             prompts = doc.get("prompts") or []
             if not prompts:
@@ -155,12 +170,14 @@ class AacDemo:
             actions = option.get("actions") or []
             if actions and actions[0] is not None:
                 options.append((option["key"], self.game.action_from_json(actions[0])))
-        key = self.truth.answer(str(prompt.get("context", "")), options) or prompt["options"][0]["key"]
+        key = self.truth.answer(str(prompt.get("context", "")), options, self.memory) or prompt["options"][0]["key"]
         self.tally.prompts += 1
         response = self.stack.request("answer", {"prompt": prompt["id"], "key": key})
         if response.get("status") != "ok":
             self.tally.note(f"answer to {prompt['id']} refused: {response.get('error')}")
-        return self.stack.barrier()
+        doc = self.stack.barrier()
+        self._remember(doc)
+        return doc
 
     # -- mistakes ----------------------------------------------------------------------------
     def _mistake(self) -> None:

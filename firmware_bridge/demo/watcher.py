@@ -35,6 +35,7 @@ class BoardWatcher:
         self.messages = 0
         self.state: dict[str, Any] | None = None
         self.events: dict[str, int] = {}
+        self._log: list[tuple[str, Any]] = []  # ("move", action JSON) and ("undo", count), in order
         self._lock = threading.Lock()
         self._subscribed = threading.Event()
         self._responses: dict[str, dict[str, Any]] = {}
@@ -78,6 +79,12 @@ class BoardWatcher:
                 raise WatchError(f"no response to {command!r} within {timeout:.0f} s")
             return self._responses.pop(transaction)
 
+    def take_log(self) -> list[tuple[str, Any]]:
+        """Accepted moves and undos published since the last call (as the event log on a screen shows them)."""
+        with self._lock:
+            log, self._log = self._log, []
+        return log
+
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                     properties: Any = None) -> None:
         if not reason.is_failure:
@@ -96,6 +103,11 @@ class BoardWatcher:
             elif topic.startswith(f"{self.topics.root}/event/"):
                 kind = topic.rsplit("/", 1)[-1]
                 self.events[kind] = self.events.get(kind, 0) + 1
+                event = _decode(message.payload) or {}
+                if kind == "move" and isinstance(event.get("action"), dict):
+                    self._log.append(("move", event["action"]))
+                elif kind == "undo" and isinstance(event.get("count"), int):
+                    self._log.append(("undo", event["count"]))
             elif topic.startswith(f"{self.topics.root}/response/"):
                 response = _decode(message.payload)
                 transaction = response.get("transaction") if response else None

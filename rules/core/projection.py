@@ -204,10 +204,13 @@ class Support:
         n = sum(toks.values())
         self.counts[uid] = self.counts.get(uid, 0) + n if extra else max(self.counts.get(uid, 0), n)
 
-    def covers(self, observed: Mapping[str, tuple[str, ...] | int]) -> bool:
+    def covers(self, observed: Mapping[str, tuple[str, ...] | int], only: Iterable[str] | None = None) -> bool:
         table = self.units.units
-        for uid, act in observed.items():
+        for uid in (only if only is not None else observed):
+            act = observed.get(uid)
             unit = table.get(uid)
+            if act is None:
+                continue
             if unit is None or unit.fidelity == Fidelity.UNSENSED:
                 continue
             if isinstance(act, int):

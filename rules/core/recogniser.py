@@ -23,7 +23,7 @@ Pure and single-threaded: the service feeds snapshots, events and answers.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -101,7 +101,11 @@ class Recogniser:
         self._observed: dict[str, tuple[str, ...] | int] | None = None
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
         self._prompt: Prompt | None = None
-        self._prompt_index = 0
+        self._prompt_index = 0  # the option a seat button's short presses have reached
+        self._prompt_at = 0  # the decision (index into the explanations' paths) the open prompt asks about
+        self._prompt_prefix: tuple[Action, ...] = ()  # the decisions before it
+        # answers given: after these decisions, of these options the player named this one
+        self._decided: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
         self._prompt_seq = 0
         self._state_key = state_key or _default_key
         self.last_expansions = 0
@@ -154,10 +158,15 @@ class Recogniser:
         option = next((o for o in prompt.options if o.key == key), None)
         if option is None:
             raise KeyError(f"{key!r} is not an option of prompt {prompt_id!r}")
-        index = self._divergence(self._hyps)
-        chosen = [h for h in self._hyps if len(h.path) > index and h.path[index][1] == option.actions[0]]
+        others = frozenset(o.actions[0] for o in prompt.options if o.actions and o.key != key)
+        self._decided.append((self._prompt_prefix, option.actions[0], others))
+        chosen = [h for h in self._hyps if self._agrees(h)]
         self._prompt = None
         self._hyps = chosen or self._hyps[:1]
+        observed = self._observed
+        if observed is not None and not all(self._compare(h.state, observed).exact for h in self._hyps):
+            # asked while the move is still being made: the table will show when it is done
+            return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         return self._settle(self._hyps, Verdict())
 
     def end_turn(self, seat: int) -> Verdict:
@@ -179,7 +188,7 @@ class Recogniser:
                 prompts=self._prompts(),
                 notes=(Msg("Nothing on the table says how this turn ends: finish the move first."),),
             )
-        found = self._consistent(found)
+        found = self._consistent([h for h in found if self._agrees(h)] or found)
         shortest = min(len(h.path) for h in found)
         return self._settle([h for h in found if len(h.path) == shortest], Verdict())
 
@@ -249,6 +258,7 @@ class Recogniser:
         undone = len(self._committed.history) - len(target.history)
         self._committed = target.clone()
         self._hyps = [Hypothesis((), self._committed)]
+        self._decided = []
         self._since_commit = [self._observed] if self._observed is not None else []
         self._prompt = None
         verdict = Verdict(undone=undone)
@@ -259,6 +269,7 @@ class Recogniser:
     def resync(self) -> Verdict:
         """Forget pending explanations and explain the last snapshot afresh from the committed state."""
         self._hyps = [Hypothesis((), self._committed)]
+        self._decided = []
         self._since_commit = [self._observed] if self._observed is not None else []
         self._prompt = None
         if self._observed is None:
@@ -271,17 +282,18 @@ class Recogniser:
         partial: list[Hypothesis] = []
         closest: list[tuple[int, Hypothesis, Comparison]] = []
         expansions = 0
+        visited: set[object] = set()  # a position reached from one explanation is not searched again from another
         for h in self._hyps:
-            res = self._search(h, observed)
+            res = self._search(h, observed, visited=visited)
             expansions += res.expansions
-            matches.extend(res.matches)
-            partial.extend(res.partial)
+            matches.extend(m for m in res.matches if self._agrees(m))
+            partial.extend(p for p in res.partial if self._agrees(p))
             closest.extend(res.closest)
         self.last_expansions = expansions
         if matches:
-            matches = self._consistent(matches)
-            shortest = min(len(m.path) for m in matches)
-            best = self._dedupe(matches)  # one explanation per resulting position, the shortest path to it
+            best = self._dedupe(matches)  # one explanation per resulting position, the best path to it
+            best = self._consistent(best)
+            shortest = min(len(m.path) for m in best)
             settled = [m for m in best if not self._in_hand(m.state)]
             moving = [p for p in partial if len(p.path) <= shortest]
             if len(settled) < len(best) or moving:
@@ -300,6 +312,22 @@ class Recogniser:
             return revised
         return self._out_of_sync(observed, closest)
 
+    def _agrees(self, h: Hypothesis) -> bool:
+        """Does this explanation agree with every answer the players gave?"""
+        if not self._decided:
+            return True
+        acts = [a for _, a in h.path]
+        for before, choice, others in self._decided:
+            n = len(before)
+            if len(acts) <= n or tuple(acts[:n]) != before:
+                continue
+            for action in acts[n:]:  # the order of unrelated decisions is free: the first option taken counts
+                if action == choice:
+                    break
+                if action in others:
+                    return False
+        return True
+
     def _keep(self, current: list[Hypothesis]) -> None:
         """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones."""
         fresh = sorted(self._dedupe(current), key=_rank)
@@ -310,6 +338,23 @@ class Recogniser:
         if root and not any(not h.path for h in kept):  # the committed position stays a starting point
             kept = [*kept[: self.settings.max_hypotheses - 1], root[0]]
         self._hyps = kept
+        same = self._exploding(kept) if self._prompt is None else None
+        if same is not None:
+            # choices the table cannot tell apart multiply: ask about the first before the truth is crowded out
+            self._prompt = self._make_prompt(same)
+
+    def _exploding(self, hyps: list[Hypothesis]) -> list[Hypothesis] | None:
+        """Explanations the table can never tell apart (same table, different games), once they crowd the list."""
+        moved = [h for h in hyps if h.path]
+        if len(moved) <= self.settings.max_hypotheses // 2:
+            return None
+        groups: dict[object, list[Hypothesis]] = {}
+        for h in moved:
+            groups.setdefault(frozenset(self.view.project(h.state).frozen().items()), []).append(h)
+        same = max(groups.values(), key=len)
+        if len(same) < 2:
+            return None
+        return same if self._question(same) is not None else None
 
     def _consistent(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
         """Of several explanations, those that account for every snapshot since the last commit.
@@ -318,17 +363,26 @@ class Recogniser:
         that went up a dead end and turned round) rules out a path that never put it there."""
         if len(hyps) < 2 or len(self._since_commit) < 2:
             return hyps
-        kept = [h for h in hyps if self._accounts_for_history(h)]
+        # only tokens the committed position does not explain need a place on the way
+        proj = self.view.project(self._committed)
+        exp = proj.frozen()
+        unexplained = [(obs, list(compare(self.view.units, exp, proj.flexible, obs).extra))
+                       for obs in self._since_commit]
+        unexplained = [(obs, extra) for obs, extra in unexplained if extra]
+        if not unexplained:
+            return hyps
+        kept = [h for h in hyps if self._accounts_for(h, unexplained)]
         return kept or hyps
 
-    def _accounts_for_history(self, h: Hypothesis) -> bool:
+    def _accounts_for(self, h: Hypothesis,
+                      unexplained: Sequence[tuple[Mapping[str, tuple[str, ...] | int], list[str]]]) -> bool:
         state = self._committed.clone()
         support = Support(self.view.units)
         support.add(self.view.project(state))
         for _, action in h.path:
             state.apply(action)
             support.add(self.view.project(state))
-        return all(support.covers(obs) for obs in self._since_commit)
+        return all(support.covers(obs, only) for obs, only in unexplained)
 
     def _in_hand(self, state: State) -> bool:
         """Does this position hold tokens in a hand (a move not finished on the table)?"""
@@ -343,6 +397,7 @@ class Recogniser:
         start: Hypothesis,
         observed: Mapping[str, tuple[str, ...] | int],
         goal: Callable[[State], bool] | None = None,
+        visited: set[object] | None = None,
     ) -> SearchResult:
         """Breadth-first over legal decisions, never letting the table drift further from the snapshot."""
         settings = self.settings
@@ -366,7 +421,9 @@ class Recogniser:
                 return self._state_key(state)
             return (frozenset(expected.items()), hidden(state))
 
-        visited = {key_of(start.state, exp0)}
+        if visited is None:
+            visited = set()
+        visited.add(key_of(start.state, exp0))
         extra_levels = settings.alternatives_depth
         for _depth in range(settings.max_depth):
             nxt: list[tuple[Hypothesis, dict[str, tuple[str, ...]], Comparison]] = []
@@ -494,6 +551,14 @@ class Recogniser:
         )
 
     def _commit(self, state: State, accepted: Path) -> None:
+        done = tuple(a for _, a in accepted)
+        kept: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
+        for before, choice, others in self._decided:
+            if len(before) >= len(done) and before[: len(done)] == done:
+                kept.append((before[len(done):], choice, others))
+            elif done[: len(before)] == before and not ({choice} | others) & set(done[len(before):]):
+                kept.append(((), choice, others))  # committed up to here, the named decision still to come
+        self._decided = kept
         self._committed = state
         self._since_commit = [self._observed] if self._observed is not None else []
         key = self._turn_key(state)
@@ -543,30 +608,63 @@ class Recogniser:
     def _prompts(self) -> tuple[Prompt, ...]:
         return (self._prompt,) if self._prompt is not None else ()
 
-    def _make_prompt(self, hyps: list[Hypothesis]) -> Prompt:
+    def _question(self, hyps: list[Hypothesis]) -> tuple[int, list[tuple[Action, Hypothesis, int]]] | None:
+        """What tells these explanations apart: for each, the first decision the others do not all share.
+
+        Returns the length of the common prefix and, per distinct answer, the decision with an explanation
+        that takes it and where. None when they differ only in the order of the same decisions."""
         index = self._divergence(hyps)
+        tails = [Counter(a for _, a in h.path[index:]) for h in hyps]
+        common = tails[0].copy()
+        for tail in tails[1:]:
+            common &= tail
+        picks: list[tuple[Action, Hypothesis, int]] = []
+        taken: set[Action] = set()
+        for h, tail in zip(hyps, tails):
+            own = tail - common
+            at = next((i for i in range(index, len(h.path)) if own[h.path[i][1]] > 0), None)
+            if at is not None and h.path[at][1] not in taken:
+                taken.add(h.path[at][1])
+                picks.append((h.path[at][1], h, at))
+        return (index, picks) if len(picks) >= 2 else None
+
+    def _state_at(self, h: Hypothesis, at: int) -> State:
         state = self._committed.clone()
-        for _, action in hyps[0].path[:index]:
+        for _, action in h.path[:at]:
             state.apply(action)
+        return state
+
+    def _make_prompt(self, hyps: list[Hypothesis]) -> Prompt:
+        moved = [h for h in hyps if h.path]
+        if len(moved) >= 2:
+            hyps = moved  # the committed position (nothing done yet) is a fallback, not an answer
+        question = self._question(hyps)
+        if question is None:  # the same decisions in other orders: ask about the first that differs
+            index = self._divergence(hyps)
+            picks: list[tuple[Action, Hypothesis, int]] = []
+            for h in hyps:
+                if len(h.path) > index and all(h.path[index][1] != a for a, _, _ in picks):
+                    picks.append((h.path[index][1], h, index))
+        else:
+            index, picks = question
+        self._prompt_at = index
+        self._prompt_prefix = tuple(a for _, a in hyps[0].path[:index])
         options: list[PromptOption] = []
-        seen: set[Action] = set()
-        for h in hyps:
-            if len(h.path) <= index:
-                continue
-            action = h.path[index][1]
-            if action in seen:
-                continue
-            seen.add(action)
-            options.append(
-                PromptOption(str(len(options) + 1), Msg("{move}", move=self.game.format(action, state)), (action,))
-            )
+        first: State | None = None
+        player = -1
+        for action, h, at in picks:
+            state = self._state_at(h, at)
+            if first is None:
+                first, player = state, h.path[at][0]
+            options.append(PromptOption(str(len(options) + 1), Msg("{move}", move=self.game.format(action, state)),
+                                        (action,)))
+        if first is None:
+            first = self._state_at(hyps[0], index)
+            player = first.current_player
         self._prompt_seq += 1
-        decision = state.decision()
-        player = hyps[0].path[index][0] if len(hyps[0].path) > index else state.current_player
         self._prompt_index = 0
-        return Prompt(
-            f"p{self._prompt_seq}", player, decision["question"], tuple(options), digest(self._state_key(state))
-        )
+        return Prompt(f"p{self._prompt_seq}", player, first.decision()["question"], tuple(options),
+                      digest(self._state_key(first)))
 
     def _reexplain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         """Explain the table from an earlier point of this turn when the committed choices cannot.
@@ -583,6 +681,7 @@ class Recogniser:
                     self._turn_marks.pop()
                 self._committed = mark.clone()
                 self._hyps = [Hypothesis((), self._committed)]
+                self._decided = []
                 shortest = min(len(m.path) for m in res.matches)
                 return self._settle([m for m in res.matches if len(m.path) == shortest], Verdict(undone=undone))
         return None
@@ -596,6 +695,7 @@ class Recogniser:
                     self._turn_marks.pop()
                 self._committed = mark.clone()
                 self._hyps = [Hypothesis((), self._committed)]
+                self._decided = []
                 self._prompt = None
                 return Verdict(undone=undone, in_sync=True)
         return None

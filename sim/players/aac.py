@@ -18,6 +18,7 @@ from rules.aac.state import AacState
 from rules.aac.table_view import _strip_face
 from rules.core.api import CHANCE, Action
 from rules.core.physical import LocationSpec
+from sim.players.memory import PromptMemory
 from sim.players.planner import Motion, Step, plan, table_projection
 from sim.table.aac import AacTable
 
@@ -151,19 +152,23 @@ class AacTruth:
                 return True
         return False
 
-    def answer(self, context: str, options: list[tuple[str, Action]]) -> str | None:
+    def answer(self, context: str, options: list[tuple[str, Action]], memory: PromptMemory | None = None
+               ) -> str | None:
         """The option a player picks for a prompt about the position ``context``: what they really did.
 
-        The position is found by its digest; failing that (the controller reached the same table by
-        an equivalent path, so its position differs in what the table does not show), the player
-        remembers the first of the options among their decisions of the last moments: a prompt asks
-        about the earliest decision the table could not tell."""
+        The position is found by its digest; failing that (the controller reached the same table by an
+        equivalent path, so its position differs in what the table does not show), the player recalls
+        the decisions the controller has not accepted yet (``memory``), and last their latest decision
+        among the options."""
         taken = self.seen.get(context)
         for key, action in options:
             if action == taken:
                 return key
-        recent = [a for _, a in self.state.history[-RECENT:]]
-        for action in recent:
+        history = [a for _, a in self.state.history]
+        recalled = memory.answer(history, options) if memory is not None else None
+        if recalled is not None:
+            return recalled
+        for action in reversed(history[-RECENT:]):
             for key, option in options:
                 if option == action:
                     return key

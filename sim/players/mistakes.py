@@ -415,12 +415,16 @@ def _pick_other_energy_off_section(c: MistakeContext) -> Fix | None:
     return None
 
 
+def _kinds_accepting(kind: str) -> Callable[[str, int, str], bool]:
+    """A monument space test: spaces of this energy type or of any type."""
+    return lambda m, i, k: k in ("any", kind)
+
+
 def _wrong_owner_in_monument(c: MistakeContext) -> Fix | None:
     for other in c.others():
         e = c.exhausted_energy(other, ("compass", "magnet", "rose"))
         if e:
-            wanted = ("any", e.split(":")[1])
-            dst = c.in_use_space(lambda m, i, k, wanted=wanted: k in wanted)
+            dst = c.in_use_space(_kinds_accepting(e.split(":")[1]))
             if dst:
                 return c.move(e, f"{other}.board.exhausted", dst)
     return None

@@ -26,6 +26,7 @@ from rules.core.recogniser import Recogniser
 from rules.core.verdict import Verdict
 from sim.link.direct import DirectBackend
 from sim.players.aac import AacTruth, digest
+from sim.players.memory import PromptMemory
 from sim.players.mistakes import MistakeBook
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
@@ -76,6 +77,7 @@ class TableGame:
         self.truth = AacTruth(state, self.rng, wiring.specs())
         self.view = AacTableView(state.cat, wiring.specs())
         self.recogniser = Recogniser(self.game, state.clone(), self.view)
+        self.memory = PromptMemory()
         self.totals = totals or SoakTotals()
         self.backend = DirectBackend(self.truth.table, wiring, long_press=10.0)
         self.verdict: Verdict = Verdict()
@@ -97,14 +99,16 @@ class TableGame:
 
     def _after(self, verdict: Verdict) -> None:
         self.verdict = verdict
+        self._remember(verdict)
         for _ in range(20):  # answer prompts as the player who made the choice would
             if not verdict.prompts:
                 break
             prompt = verdict.prompts[0]
-            key = self.truth.answer(prompt.context, [(o.key, o.actions[0]) for o in prompt.options])
+            key = self.truth.answer(prompt.context, [(o.key, o.actions[0]) for o in prompt.options], self.memory)
             self.totals.prompts += 1
             verdict = self.recogniser.answer(prompt.id, key or prompt.options[0].key)
             self.verdict = verdict
+            self._remember(verdict)
         if not verdict.in_sync and not self.in_mistake:
             self.totals.false_rejections += 1
             reason = verdict.refusal.reason.render("en") if verdict.refusal else ""
@@ -122,12 +126,19 @@ class TableGame:
                                              "never reached")
                     self._resync()
 
+    def _remember(self, verdict: Verdict) -> None:
+        self.memory.accept([a for _, a in verdict.accepted], verdict.undone)
+        if verdict.in_sync and not verdict.pending:
+            self.memory.agreed(len(self.truth.state.history))
+
     def _resync(self) -> None:
         """Staff fix it by hand: the controller restarts from the true position (counted above)."""
         self.recognise_from_truth()
 
     def recognise_from_truth(self) -> None:
         self.recogniser = Recogniser(self.game, self.truth.state.clone(), self.view)
+        self.memory = PromptMemory()
+        self.memory.agreed(len(self.truth.state.history))
 
     # -- playing ------------------------------------------------------------------------
     def play(self, max_decisions: int = 20000) -> None:

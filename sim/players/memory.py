@@ -1,0 +1,39 @@
+"""What a player remembers when the controller asks which decision they made.
+
+The controller asks about a choice the table could not show. A player answers
+from what they did since the controller last agreed with the table, less what
+the controller has accepted since (the event log on the screen): the earliest
+such decision among the offered options is the one being asked about.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rules.core.api import Action
+
+
+class PromptMemory:
+    def __init__(self) -> None:
+        self.accepted: list[Action] = []
+        self._sync = (0, 0)  # (truth decisions, accepted decisions) when the controller last agreed
+
+    def accept(self, actions: Sequence[Action], undone: int = 0) -> None:
+        if undone:
+            del self.accepted[len(self.accepted) - min(undone, len(self.accepted)):]
+        self.accepted.extend(actions)
+
+    def agreed(self, truth_decisions: int) -> None:
+        """The controller is settled on the table as it is (nothing pending)."""
+        self._sync = (truth_decisions, len(self.accepted))
+
+    def answer(self, history: Sequence[Action], options: Sequence[tuple[str, Action]]) -> str | None:
+        since = list(history[self._sync[0]:])
+        left = Counter(since) - Counter(self.accepted[self._sync[1]:])
+        for action in since:
+            if left[action] > 0:
+                for key, option in options:
+                    if option == action:
+                        return key
+        return None
