@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -71,6 +72,29 @@ class SearchResult:
     expansions: int
 
 
+class _Node:
+    """What the search knows about one position: computed once, reused by every snapshot until evicted."""
+
+    __slots__ = ("actions", "children", "exp", "fp", "key", "proj", "sig", "state")
+
+    def __init__(self, state: State, proj: Projection, sig: int, hidden: object) -> None:
+        self.state = state
+        self.proj = proj
+        self.exp = proj.frozen()
+        self.sig = sig  # a hash of the projection, updated incrementally from the parent's
+        self.key: object = (sig, hidden)
+        self.fp: object = None
+        self.actions: list[Action] | None = None
+        self.children: dict[Action, tuple[_Node, frozenset[str]]] = {}
+
+
+def _signature(exp: Mapping[str, tuple[str, ...]]) -> int:
+    sig = 0
+    for item in exp.items():
+        sig ^= hash(item)
+    return sig
+
+
 @dataclass
 class Settings:
     max_depth: int = 10
@@ -78,6 +102,7 @@ class Settings:
     max_in_hand: int = 8  # missing tokens a pending hand may hold
     max_hypotheses: int = 12  # explanations kept while a move is unfinished
     alternatives_depth: int = 1  # levels searched past the first match for explanations with other outcomes
+    cache_positions: int = 600  # positions (with their projections and children) kept between snapshots
 
 
 class Recogniser:
@@ -108,6 +133,8 @@ class Recogniser:
         self._decided: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
         self._prompt_seq = 0
         self._state_key = state_key or _default_key
+        self._nodes: dict[int, _Node] = {}
+        self._hidden = getattr(view, "hidden_key", None)
         self.last_expansions = 0
 
     # -- the interpreter interface -------------------------------------------------
@@ -182,12 +209,13 @@ class Recogniser:
             else:
                 found.extend(self._search(h, self._observed, goal=ended).matches)
         if not found:
-            return Verdict(
-                in_sync=True,
-                pending=self._pending(),
-                prompts=self._prompts(),
-                notes=(Msg("Nothing on the table says how this turn ends: finish the move first."),),
-            )
+            note = Msg("Nothing on the table says how this turn ends: finish the move first.")
+            if self._observed is not None and not self._compare(self._committed, self._observed).exact:
+                # the player says they are done, but what the table shows is no finished move: say what is wrong
+                verdict = self._out_of_sync(self._observed, [])
+                return Verdict(in_sync=False, refusal=verdict.refusal, differences=verdict.differences,
+                               pending=self._pending(), prompts=self._prompts(), notes=(note,))
+            return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(), notes=(note,))
         found = self._consistent([h for h in found if self._agrees(h)] or found)
         shortest = min(len(h.path) for h in found)
         return self._settle([h for h in found if len(h.path) == shortest], Verdict())
@@ -331,8 +359,8 @@ class Recogniser:
     def _keep(self, current: list[Hypothesis]) -> None:
         """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones."""
         fresh = sorted(self._dedupe(current), key=_rank)
-        taken = {self._state_key(h.state) for h in fresh}
-        older = sorted((h for h in self._hyps if self._state_key(h.state) not in taken), key=_rank)
+        taken = {self._key(h.state) for h in fresh}
+        older = sorted((h for h in self._hyps if self._key(h.state) not in taken), key=_rank)
         kept = [*fresh, *older][: self.settings.max_hypotheses]
         root = [h for h in self._hyps if not h.path][:1]
         if root and not any(not h.path for h in kept):  # the committed position stays a starting point
@@ -350,7 +378,7 @@ class Recogniser:
             return None
         groups: dict[object, list[Hypothesis]] = {}
         for h in moved:
-            groups.setdefault(frozenset(self.view.project(h.state).frozen().items()), []).append(h)
+            groups.setdefault(self._node(h.state).sig, []).append(h)
         same = max(groups.values(), key=len)
         if len(same) < 2:
             return None
@@ -386,11 +414,56 @@ class Recogniser:
 
     def _in_hand(self, state: State) -> bool:
         """Does this position hold tokens in a hand (a move not finished on the table)?"""
-        return bool(self.view.project(state).flexible)
+        return bool(self._node(state).proj.flexible)
 
     def _compare(self, state: State, observed: Mapping[str, tuple[str, ...] | int]) -> Comparison:
-        proj = self.view.project(state)
-        return compare(self.view.units, proj.frozen(), proj.flexible, observed)
+        node = self._node(state)
+        return compare(self.view.units, node.exp, node.proj.flexible, observed)
+
+    # -- positions, cached ------------------------------------------------------------
+    def _node(self, state: State) -> _Node:
+        node = self._nodes.get(id(state))
+        if node is None or node.state is not state:
+            proj = self.view.project(state)
+            node = _Node(state, proj, _signature(proj.frozen()), self._hidden_of(state))
+            self._remember(node)
+        return node
+
+    def _hidden_of(self, state: State) -> object:
+        return self._hidden(state) if self._hidden is not None else self._state_key(state)
+
+    def _remember(self, node: _Node) -> None:
+        if len(self._nodes) >= self.settings.cache_positions:
+            self._nodes.clear()  # memory stays bounded; the next snapshots rebuild what they need
+        self._nodes[id(node.state)] = node
+
+    def _child(self, node: _Node, action: Action) -> tuple[_Node, frozenset[str]]:
+        got = node.children.get(action)
+        if got is None:
+            child = node.state.clone()
+            child.apply(action)
+            proj = self.view.project(child)
+            exp0, exp = node.exp, proj.frozen()
+            changed = [u for u, v in exp.items() if exp0.get(u) != v]
+            changed += [u for u in exp0 if u not in exp]
+            sig = node.sig
+            for u in changed:
+                if u in exp0:
+                    sig ^= hash((u, exp0[u]))
+                if u in exp:
+                    sig ^= hash((u, exp[u]))
+            kid = _Node(child, proj, sig, self._hidden_of(child))
+            self._remember(kid)
+            got = (kid, frozenset(changed))
+            node.children[action] = got
+        return got
+
+    def _key(self, state: State) -> object:
+        """The position's identity for deduplication (its fingerprint), computed once per position."""
+        node = self._node(state)
+        if node.fp is None:
+            node.fp = self._state_key(state)
+        return node.fp
 
     def _search(
         self,
@@ -402,9 +475,9 @@ class Recogniser:
         """Breadth-first over legal decisions, never letting the table drift further from the snapshot."""
         settings = self.settings
         units = self.view.units
-        proj0 = self.view.project(start.state)
-        exp0 = proj0.frozen()
-        cmp0 = compare(units, exp0, proj0.flexible, observed)
+        root = self._node(start.state)
+        exp0 = root.exp
+        cmp0 = compare(units, exp0, root.proj.flexible, observed)
         result = SearchResult([], [], [(cmp0.score, start, cmp0)], 0)
         again = Hypothesis(start.path, start.state, start.seen + 1)
         if cmp0.exact and (goal is None or goal(start.state)):
@@ -413,53 +486,43 @@ class Recogniser:
         if goal is None and cmp0.missing_only and cmp0.score <= settings.max_in_hand:
             result.partial.append(again)
             return result  # only tokens out of sight: a hand at work, nothing to decide yet
-        level: list[tuple[Hypothesis, dict[str, tuple[str, ...]], Comparison]] = [(start, exp0, cmp0)]
-        hidden = getattr(self.view, "hidden_key", None)
-
-        def key_of(state: State, expected: dict[str, tuple[str, ...]]) -> object:
-            if hidden is None:
-                return self._state_key(state)
-            return (frozenset(expected.items()), hidden(state))
-
+        level: list[tuple[Hypothesis, _Node, Comparison]] = [(start, root, cmp0)]
         if visited is None:
             visited = set()
-        visited.add(key_of(start.state, exp0))
+        visited.add(root.key)
+        plausible = getattr(self.view, "plausible", None)
         extra_levels = settings.alternatives_depth
         for _depth in range(settings.max_depth):
-            nxt: list[tuple[Hypothesis, dict[str, tuple[str, ...]], Comparison]] = []
-            for hyp, exp, cmp in level:
-                state = hyp.state
+            nxt: list[tuple[Hypothesis, _Node, Comparison]] = []
+            for hyp, node, cmp in level:
+                state = node.state
                 if state.is_terminal():
                     continue
                 decider = state.current_player
-                plausible = getattr(self.view, "plausible", None)
-                for action in state.legal_actions():
+                if node.actions is None:
+                    node.actions = state.legal_actions()
+                for action in node.actions:
                     if result.expansions >= settings.budget:
                         break
                     if plausible is not None and not plausible(state, action, cmp):
                         continue
                     result.expansions += 1
-                    child = state.clone()
-                    child.apply(action)
-                    proj = self.view.project(child)
-                    exp2 = proj.frozen()
-                    changed = {k for k, _ in set(exp.items()) ^ set(exp2.items())}
-                    cmp2 = self._incremental(cmp, changed, exp2, proj, observed)
-                    if goal is None and not cmp2.exact and self._between(cmp, changed, exp, exp2, observed):
+                    kid, changed = self._child(node, action)
+                    cmp2 = self._incremental(cmp, changed, kid.exp, kid.proj, observed)
+                    if goal is None and not cmp2.exact and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
-                        result.partial.append(Hypothesis((*hyp.path, (decider, action)), child, start.seen + 1))
+                        result.partial.append(Hypothesis((*hyp.path, (decider, action)), kid.state, start.seen + 1))
                     if cmp2.score > cmp.score:
                         continue
-                    key = key_of(child, exp2)
-                    if key in visited:
+                    if kid.key in visited:
                         continue  # reached already by a path at most as short
-                    visited.add(key)
+                    visited.add(kid.key)
                     who = decider if decider != CHANCE else CHANCE
-                    h2 = Hypothesis((*hyp.path, (who, action)), child, start.seen + 1)
-                    if cmp2.exact and (goal is None or goal(child)):
+                    h2 = Hypothesis((*hyp.path, (who, action)), kid.state, start.seen + 1)
+                    if cmp2.exact and (goal is None or goal(kid.state)):
                         result.matches.append(h2)
                         continue
-                    nxt.append((h2, exp2, cmp2))
+                    nxt.append((h2, kid, cmp2))
                     result.closest.append((cmp2.score, h2, cmp2))
                     if goal is None and cmp2.missing_only and cmp2.score <= settings.max_in_hand:
                         result.partial.append(h2)
@@ -479,7 +542,7 @@ class Recogniser:
     def _between(
         self,
         before: Comparison,
-        changed: set[str],
+        changed: AbstractSet[str],
         exp1: Mapping[str, tuple[str, ...]],
         exp2: Mapping[str, tuple[str, ...]],
         observed: Mapping[str, tuple[str, ...] | int],
@@ -509,7 +572,7 @@ class Recogniser:
     def _incremental(
         self,
         parent: Comparison,
-        changed: set[str],
+        changed: AbstractSet[str],
         expected: dict[str, tuple[str, ...]],
         proj: Projection,
         observed: Mapping[str, tuple[str, ...] | int],
@@ -577,7 +640,7 @@ class Recogniser:
             return hyps
         first: dict[object, Hypothesis] = {}
         for h in sorted(hyps, key=_rank):
-            key = self._state_key(h.state)
+            key = self._key(h.state)
             if key not in first:
                 first[key] = h
         return list(first.values())

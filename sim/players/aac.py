@@ -51,6 +51,7 @@ class AacTruth:
         self.groups = groups(state.cat)
         self.unit_of = {m: g for g, members in self.groups.items() for m in members}
         self.seen: dict[str, Action] = {}  # position digest -> decision taken there (answers prompts)
+        self.turn_tables: list[dict[str, tuple[str, ...]]] = []  # the table at each decision of this turn
         self.lay_out()
 
     def lay_out(self) -> None:
@@ -79,6 +80,9 @@ class AacTruth:
         st = self.state
         self.seen[digest(st)] = action
         before = project(st)
+        if st.frames and st.frames[-1]["t"] == "turn":
+            self.turn_tables = []
+        self.turn_tables.append(before.frozen())
         seat = st.current_player
         st.apply(action)
         after = project(st)

@@ -225,9 +225,15 @@ def _second_on_pillar(c: MistakeContext, e: str) -> str | None:
 
 
 def _touch_other_device(c: MistakeContext) -> Fix | None:
-    for other in c.others():
+    n = len(c.state.players)
+    neighbours = {c.state.players[(c.seat + d) % n].char for d in (-1, 1)}
+    # not the players either side: the previous one may still be loading (or redoing it, p. 34), the next one
+    # may already start an ADVANCE that moves their Device's tiles and energy (p. 13)
+    for other in [o for o in c.others() if o not in neighbours]:
         for row in ("top", "bot"):
-            for s in c.device_slots(other, row):
+            # not position 5: its energy falls to the exhausted pool when a tile slides in (p. 13), and the next
+            # player may already be starting an ADVANCE
+            for s in [s for s in c.device_slots(other, row) if ".p5." not in s]:
                 e = c.energy_of(s, other)
                 if e:
                     return c.move(e, s, f"{other}.board.exhausted")
@@ -240,6 +246,22 @@ def _achievement(c: MistakeContext, e: str, side: str) -> str | None:
         if c.free(loc) and loc in c.table.specs:
             return loc
     return None
+
+
+def _between_actions(c: MistakeContext) -> bool:
+    """Between two actions of an ACTIONS turn: nothing this turn lets a Device's tiles move or its channel
+    marker turn over (an action's own effect, or an ADVANCE redone in another order, p. 34, would)."""
+    return bool(c.state.frames) and c.state.frames[-1].get("t") == "acts"
+
+
+def _free_recharge(c: MistakeContext) -> Fix | None:
+    """Flip one's own marker to charged before any action this turn (p. 16: only the Recharge action does)."""
+    if not _between_actions(c) or c.state.frames[-1].get("n") != 1:
+        return None  # after an action this turn, the flip may show it was the Recharge alternative after all
+    tok = c.tokens(f"{c.me}.board.channel")
+    if not tok or tok[0].endswith("charged"):
+        return None
+    return _flip_channel(c, c.me)
 
 
 def _flip_channel(c: MistakeContext, who: str) -> Fix | None:
@@ -457,7 +479,7 @@ CORPUS: list[Mistake] = [
     Mistake("the 5-VP achievement space with 2 players", "p. 22", _right_space_two_players),
     Mistake("an achievement without an action", "p. 22",
             lambda c: _exhausted_to(c, lambda cc, e: _achievement(cc, e, "left"))),
-    Mistake("recharge the channel marker for free", "p. 16", lambda c: _flip_channel(c, c.me)),
+    Mistake("recharge the channel marker for free", "p. 16", _free_recharge),
     Mistake("flip another player's channel marker", "p. 16", lambda c: _flip_channel(c, c.others()[0])),
     Mistake("take a conduit token without the benefit", "p. 21", _free_conduit),
     Mistake("place a bridge token without the benefit", "p. 20", _free_bridge),
@@ -473,7 +495,8 @@ CORPUS: list[Mistake] = [
     Mistake("take a patron token without binding 2", "p. 19", _take_patron),
     Mistake("move a neutral bridge", "p. 9", _move_neutral_bridge),
     Mistake("reorder the tile pool", "p. 17", _swap_pool_tiles),
-    Mistake("swap tiles in the Device", "p. 13: tiles move only by sliding in", _swap_device_tiles),
+    Mistake("swap tiles in the Device", "p. 13: tiles move only by sliding in",
+            lambda c: _swap_device_tiles(c) if _between_actions(c) else None),
     Mistake("energy in front of the Device without a Deploy", "p. 16", lambda c: _exhausted_to(c, _to_front)),
     Mistake("take another player's energy", "p. 12", _other_energy_to_mine),
     Mistake("put a tile into the deck", "p. 7", _tile_to_deck),
@@ -495,12 +518,21 @@ class MistakeBook:
         order = list(CORPUS)
         self.rng.shuffle(order)
         for m in order:
-            if self._possible(m, truth):
+            if self.possible(m, truth):
                 return m
         return None
 
     @staticmethod
-    def _possible(m: Mistake, truth: object) -> bool:
+    def redoes(truth: object) -> bool:
+        """Does the table now show a position from earlier in this turn? Putting it back is allowed (p. 34)."""
+        from rules.aac.table_view import _strip_face
+        from sim.players.planner import table_projection
+
+        now = table_projection(truth.table, truth.unit_of, _strip_face).frozen()  # type: ignore[attr-defined]
+        return any(now == earlier for earlier in truth.turn_tables)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def possible(m: Mistake, truth: object) -> bool:
         """Try the mistake on a scratch copy of the table (so picking changes nothing)."""
         import copy
 
@@ -510,7 +542,9 @@ class MistakeBook:
             listeners = table._listeners
             table._listeners = []
             try:
-                return bool(m.make(MistakeContext(truth)))
+                if not m.make(MistakeContext(truth)):
+                    return False
+                return not MistakeBook.redoes(truth)
             except Exception:
                 return False
             finally:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from rules.core.verdict import Verdict
 from sim.link.direct import DirectBackend
 from sim.players.aac import AacTruth, digest
 from sim.players.memory import PromptMemory
-from sim.players.mistakes import MistakeBook
+from sim.players.mistakes import Mistake, MistakeBook
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
 FIDELITY_MAPS = {"identity": "aac-5p.yaml", "presence": "aac-5p-presence.yaml", "mixed": "aac-5p-mixed.yaml"}
@@ -51,6 +52,13 @@ class SoakTotals:
     recovered: int = 0
     verdict_ms: list[float] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    def merge(self, other: SoakTotals) -> None:
+        for name in ("games", "decisions", "false_rejections", "missed_illegal", "desyncs", "truth_mismatches",
+                     "prompts", "mistakes", "flagged", "recovered"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.verdict_ms += other.verdict_ms
+        self.notes += other.notes
 
     def summary(self) -> dict[str, Any]:
         ms = sorted(self.verdict_ms) or [0.0]
@@ -148,16 +156,26 @@ class TableGame:
             seat = truth.state.current_player
             if self.mistakes is not None and seat >= 0 and self.rng.random() < self.mistake_rate:
                 self.inject_mistake()
-            action = truth.choose()
-            motions = truth.apply(action)
-            if truth.state.frames and truth.state.frames[-1]["t"] == "turn":
-                self.turn_starts[truth.state.turns_done] = digest(truth.state)
+            self.step()
             decisions += 1
-            for step, _hold in truth.steps(motions):
-                truth.perform(step)
-            ended = truth.state.is_terminal() or truth.state.current_player != seat
-            if seat >= 0 and ended and (truth.state.is_terminal() or self.rng.random() < 0.5):
-                self.press(truth.state.players[seat].char)
+        self.finish(decisions)
+
+    def step(self) -> None:
+        """One decision by the truth, carried out by hand; the seat button when the turn is over."""
+        truth = self.truth
+        seat = truth.state.current_player
+        action = truth.choose()
+        motions = truth.apply(action)
+        if truth.state.frames and truth.state.frames[-1]["t"] == "turn":
+            self.turn_starts[truth.state.turns_done] = digest(truth.state)
+        for step, _hold in truth.steps(motions):
+            truth.perform(step)
+        ended = truth.state.is_terminal() or truth.state.current_player != seat
+        if seat >= 0 and ended and (truth.state.is_terminal() or self.rng.random() < 0.5):
+            self.press(truth.state.players[seat].char)
+
+    def finish(self, decisions: int) -> None:
+        truth = self.truth
         self.totals.decisions += decisions
         self.totals.games += 1
         final = self.recogniser.state
@@ -165,6 +183,61 @@ class TableGame:
         if final.fingerprint() != truth.state.fingerprint():
             self.totals.truth_mismatches += 1
             self.totals.notes.append(f"final state differs after {decisions} decisions")
+
+    def play_corpus(self, wanted: list[tuple[int, Mistake]], cases: list[CorpusCase]) -> list[int]:
+        """Play, making each wanted mistake once where the table allows it; returns the ones not made."""
+        truth = self.truth
+        left = dict(wanted)
+        watching: list[tuple[CorpusCase, int, int, int]] = []  # case, false rejections, desyncs, decisions left
+        decisions = 0
+        while not truth.state.is_terminal() and decisions < 20000 and (left or watching):
+            seat = truth.state.current_player
+            if seat >= 0 and left and decisions % 5 == 2 and not self.verdict.pending:
+                for i, mistake in list(left.items()):
+                    if MistakeBook.possible(mistake, truth):
+                        del left[i]
+                        if self._corpus_case(mistake, cases[i]):
+                            watching.append((cases[i], self.totals.false_rejections, self.totals.desyncs,
+                                             FOLLOW_UP))
+                        break
+            self.step()
+            decisions += 1
+            still = []
+            for case, rejected, desynced, n in watching:
+                clean = (self.totals.false_rejections, self.totals.desyncs) == (rejected, desynced)
+                if not clean:
+                    continue  # not recovered
+                if n <= 1:
+                    case.recovered = True
+                else:
+                    still.append((case, rejected, desynced, n - 1))
+            watching = still
+        for case, rejected, desynced, _n in watching:  # the game ended first
+            case.recovered = (self.totals.false_rejections, self.totals.desyncs) == (rejected, desynced)
+        self.finish(decisions)
+        return list(left)
+
+    def _corpus_case(self, mistake: Mistake, case: CorpusCase) -> bool:
+        """Make the mistake, note how it was refused, put it right; True when the table is in sync again."""
+        case.found = True
+        self.in_mistake = True
+        fix = mistake.do(self.truth)
+        verdict = self.verdict
+        seat = self.truth.state.current_player
+        if verdict.in_sync and seat >= 0:  # it may be the start of a legal move: the player says they are done
+            self.press(self.truth.state.players[seat].char)
+            verdict = self.verdict
+        if not verdict.in_sync and verdict.refusal is not None:
+            case.reason = verdict.refusal.reason.render("en")
+            case.locations = tuple(verdict.refusal.locations)
+            case.flagged = bool(case.locations)
+        for step in fix:
+            self.truth.perform(step)
+        self.in_mistake = False
+        if self.verdict.in_sync:
+            return True
+        self.recognise_from_truth()
+        return False
 
     def press(self, char: str) -> None:
         self.truth.table.press_button(char)
@@ -195,11 +268,84 @@ class TableGame:
 
 
 def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict[str, Any] | None = None,
-         mistake_rate: float = 0.0) -> SoakTotals:
+         mistake_rate: float = 0.0, progress: Callable[[int, SoakTotals], None] | None = None,
+         workers: int = 1) -> SoakTotals:
+    """``games`` whole games (player counts in turn from ``players``; seeds ``seed``, ``seed + 1``, ...).
+
+    ``fidelity`` names the wiring map (``identity``, ``presence``, ``mixed``, or ``all`` in turn);
+    ``mistake_rate`` is the chance per seat decision that a player first makes a mistake from the
+    corpus (then puts it right); ``workers`` > 1 plays games in that many processes."""
+    for fid in _fidelities(fidelity):
+        wiring_for(fid)  # a clear error before anything starts
+    jobs = [(players[i % len(players)], seed + i, _fidelities(fidelity)[i % len(_fidelities(fidelity))])
+            for i in range(games)]
     totals = SoakTotals()
-    for i in range(games):
-        fid = fidelity if fidelity != "all" else ("identity", "presence", "mixed")[i % 3]
-        wiring = wiring_for(fid)
-        n = players[i % len(players)]
-        TableGame(n, seed + i, wiring, options, totals, mistake_rate).play()
+    if workers <= 1:
+        for job in jobs:
+            _one(totals, job, options, mistake_rate)
+            if progress is not None:
+                progress(totals.games, totals)
+        return totals
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks = [jobs[i::workers * 4] for i in range(workers * 4) if jobs[i::workers * 4]]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for part in pool.map(_chunk, chunks, [options] * len(chunks), [mistake_rate] * len(chunks)):
+            totals.merge(part)
+            if progress is not None:
+                progress(totals.games, totals)
     return totals
+
+
+def _fidelities(fidelity: str) -> tuple[str, ...]:
+    if fidelity == "all":
+        return tuple(FIDELITY_MAPS)
+    if fidelity not in FIDELITY_MAPS:
+        raise ValueError(f"unknown fidelity {fidelity!r}; fidelities: {', '.join(FIDELITY_MAPS)}, all")
+    return (fidelity,)
+
+
+def _one(totals: SoakTotals, job: tuple[int, int, str], options: dict[str, Any] | None,
+         mistake_rate: float) -> None:
+    players, game_seed, fidelity = job
+    TableGame(players, game_seed, wiring_for(fidelity), options, totals, mistake_rate).play()
+
+
+def _chunk(jobs: list[tuple[int, int, str]], options: dict[str, Any] | None, mistake_rate: float) -> SoakTotals:
+    totals = SoakTotals()
+    for job in jobs:
+        _one(totals, job, options, mistake_rate)
+    return totals
+
+
+# -- the illegal-move corpus -------------------------------------------------------------------------
+
+FOLLOW_UP = 40  # decisions played after a fix to see the game go on correctly
+
+
+@dataclass
+class CorpusCase:
+    name: str
+    rule: str
+    found: bool = False  # a game reached a moment where the mistake could be made
+    flagged: bool = False  # refused, with a reason and the locations to fix
+    reason: str = ""
+    locations: tuple[str, ...] = ()
+    recovered: bool = False  # after the fix: back in sync, and the game went on without a false refusal
+
+
+def corpus(seed: int = 0, fidelity: str = "identity", players: tuple[int, ...] = (2, 3, 4, 5),
+           max_games: int = 12) -> list[CorpusCase]:
+    """Make every mistake of the corpus once, in real game positions, and put it right."""
+    from sim.players.mistakes import CORPUS
+
+    cases = [CorpusCase(m.name, m.rule) for m in CORPUS]
+    todo = list(range(len(CORPUS)))
+    for g in range(max_games):
+        if not todo:
+            break
+        game = TableGame(players[g % len(players)], seed + g, wiring_for(fidelity))
+        todo = game.play_corpus([(i, CORPUS[i]) for i in todo], cases)
+    return cases
+
+

@@ -1,0 +1,114 @@
+"""``aetherlink soak games``: whole simulated games through the sensors and the move recogniser.
+
+The sim players hold the truth; the recogniser sees only stable snapshots of the
+simulated table, at the fidelities of a wiring map. With ``--illegal-corpus``
+every mistake of the corpus is made once in a real game position and put right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from typing import Any
+
+from firmware_bridge.cli import Command
+
+SOAKS = {"aac": "sim.soak.games", "toe": "sim.soak.toe"}
+ERRORS = ("false_rejections", "missed_illegal", "desyncs", "truth_mismatches")
+
+
+def player_counts(text: str) -> list[int]:
+    """``3``, ``2-5`` or ``2,4`` -> the player counts to take in turn."""
+    try:
+        if "-" in text:
+            low, high = (int(x) for x in text.split("-", 1))
+            counts = list(range(low, high + 1))
+        else:
+            counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"players: a number, a range (2-5) or a list (2,4), got {text!r}") from None
+    if not counts or any(n < 1 for n in counts):
+        raise argparse.ArgumentTypeError(f"players: at least one positive count, got {text!r}")
+    return counts
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="aac", choices=sorted(SOAKS))
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--players", type=player_counts, default=[2, 3, 4, 5], help="e.g. 3, 2-5 or 2,4")
+    parser.add_argument("--fidelity", default="identity",
+                        help="wiring map fidelity: identity, presence, mixed, or all (in turn)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (the next get seed+1, ...)")
+    parser.add_argument("--mistakes", type=float, default=0.005, metavar="RATE",
+                        help="chance per player decision of a deliberate mistake, then its fix (default 0.005)")
+    parser.add_argument("--workers", type=int, default=1, help="games played in parallel processes")
+    parser.add_argument("--illegal-corpus", action="store_true",
+                        help="make every mistake of the corpus once and put it right")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON on the last line")
+
+
+def _run(args: argparse.Namespace) -> int:
+    soak = importlib.import_module(SOAKS[args.game])
+    started = time.monotonic()
+    if args.illegal_corpus:
+        return _corpus(soak, args, started)
+    for n in args.players:
+        import rules
+
+        game = rules.load(args.game)
+        if not game.min_players <= n <= game.max_players:
+            print(f"aetherlink: {game.title} takes {game.min_players} to {game.max_players} players, not {n}",
+                  file=sys.stderr)
+            return 2
+
+    def progress(done: int, totals: Any) -> None:
+        s = totals.summary()
+        print(f"  {done}/{args.games} games, {s['decisions']} decisions, "
+              + ", ".join(f"{k} {s[k]}" for k in ERRORS), file=sys.stderr, flush=True)
+
+    try:
+        totals = soak.soak(args.games, args.players, args.fidelity, args.seed, mistake_rate=args.mistakes,
+                           progress=progress, workers=args.workers)
+    except ValueError as exc:
+        print(f"aetherlink: {exc}", file=sys.stderr)
+        return 2
+    figures = {"game": args.game, "fidelity": args.fidelity, "seed": args.seed, **totals.summary(),
+               "wall_seconds": round(time.monotonic() - started, 1)}
+    for note in totals.notes[:50]:
+        print(f"problem: {note}")
+    _print(figures, args.json)
+    return 0 if not any(figures[k] for k in ERRORS) else 1
+
+
+def _corpus(soak: Any, args: argparse.Namespace, started: float) -> int:
+    if not hasattr(soak, "corpus"):
+        print(f"aetherlink: no illegal-move corpus for {args.game!r}", file=sys.stderr)
+        return 2
+    fidelity = "identity" if args.fidelity == "all" else args.fidelity
+    cases = soak.corpus(seed=args.seed, fidelity=fidelity)
+    for case in cases:
+        mark = "ok " if case.flagged and case.recovered else ("-- " if not case.found else "!! ")
+        where = ", ".join(case.locations[:4])
+        print(f"{mark}{case.name} ({case.rule}): {case.reason or 'not refused'} [{where}]"
+              + ("" if case.found else " (no game reached a position for it)")
+              + ("" if case.recovered or not case.found else " (not recovered)"))
+    figures = {"game": args.game, "fidelity": fidelity, "cases": len(cases),
+               "found": sum(c.found for c in cases), "flagged": sum(c.flagged for c in cases),
+               "recovered": sum(c.recovered for c in cases), "wall_seconds": round(time.monotonic() - started, 1)}
+    _print(figures, args.json)
+    return 0 if figures["flagged"] == figures["recovered"] == figures["cases"] else 1
+
+
+def _print(figures: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(figures), flush=True)
+    else:
+        for key, value in figures.items():
+            print(f"{key:>20}: {value}")
+
+
+COMMANDS = [Command("games", "whole simulated games through the sensors and the move recogniser",
+                    _add_arguments, _run, group="soak", group_help="long-running reliability soaks")]
