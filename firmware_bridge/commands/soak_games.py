@@ -38,7 +38,8 @@ def player_counts(text: str) -> list[int]:
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="aac", choices=sorted(SOAKS))
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--players", type=player_counts, default=[2, 3, 4, 5], help="e.g. 3, 2-5 or 2,4")
+    parser.add_argument("--players", type=player_counts, default=None,
+                        help="e.g. 3, 2-5 or 2,4 (default: every count the game allows)")
     parser.add_argument("--fidelity", default="identity",
                         help="wiring map fidelity: identity, presence, mixed, or all (in turn)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (the next get seed+1, ...)")
@@ -53,12 +54,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     soak = importlib.import_module(SOAKS[args.game])
     started = time.monotonic()
+    import rules
+
+    game = rules.load(args.game)
+    if args.players is None:
+        args.players = list(range(game.min_players, game.max_players + 1))
     if args.illegal_corpus:
         return _corpus(soak, args, started)
     for n in args.players:
-        import rules
-
-        game = rules.load(args.game)
         if not game.min_players <= n <= game.max_players:
             print(f"aetherlink: {game.title} takes {game.min_players} to {game.max_players} players, not {n}",
                   file=sys.stderr)
@@ -88,7 +91,7 @@ def _corpus(soak: Any, args: argparse.Namespace, started: float) -> int:
         print(f"aetherlink: no illegal-move corpus for {args.game!r}", file=sys.stderr)
         return 2
     fidelity = "identity" if args.fidelity == "all" else args.fidelity
-    cases = soak.corpus(seed=args.seed, fidelity=fidelity)
+    cases = soak.corpus(seed=args.seed, fidelity=fidelity, players=tuple(args.players))
     for case in cases:
         mark = "ok " if case.flagged and case.recovered else ("-- " if not case.found else "!! ")
         where = ", ".join(case.locations[:4])

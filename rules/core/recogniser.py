@@ -28,7 +28,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
-from rules.core.api import CHANCE, Action, Game, IllegalAction, State
+from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
 from rules.core.messages import Msg
 from rules.core.physical import MomentaryEvent, Snapshot
 from rules.core.projection import Comparison, Projection, Support, UnitMap, compare
@@ -199,6 +199,9 @@ class Recogniser:
     def end_turn(self, seat: int) -> Verdict:
         """The seat says it is done: the fewest decisions that match the table and end its turn."""
 
+        if self._hyps and all(h.state.current_player == SIMULTANEOUS for h in self._hyps):
+            return self._end_simultaneous(seat)
+
         def ended(state: State) -> bool:
             return state.is_terminal() or state.current_player != seat
 
@@ -219,6 +222,29 @@ class Recogniser:
         found = self._consistent([h for h in found if self._agrees(h)] or found)
         shortest = min(len(h.path) for h in found)
         return self._settle([h for h in found if len(h.path) == shortest], Verdict())
+
+    def _end_simultaneous(self, seat: int) -> Verdict:
+        """Everyone acts at once: the seat's button says the invisible decisions that end its part.
+
+        The view names them (``end_turn_actions``: stop, no Scholar, ...); they are applied to every
+        explanation where they are legal, as told decisions are.
+        """
+        extended: list[Hypothesis] = []
+        for h in self._hyps:
+            state = h.state.clone()
+            path = h.path
+            try:
+                for action in self.view.end_turn_actions(state, seat):
+                    path = (*path, (state.decider_of(action), action))
+                    state.apply(action)
+            except IllegalAction:
+                continue
+            if len(path) > len(h.path):
+                extended.append(Hypothesis(path, state))
+        if not extended:
+            return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(),
+                           notes=(Msg("Nothing on the table says how this turn ends: finish the move first."),))
+        return self._settle(extended, Verdict())
 
     def _silent_until(self, start: Hypothesis, done: Callable[[State], bool], depth: int = 8) -> list[Hypothesis]:
         """Breadth-first over decisions that change nothing on the table, until ``done`` holds."""
@@ -248,7 +274,7 @@ class Recogniser:
                     if key in visited:
                         continue
                     visited.add(key)
-                    h2 = Hypothesis((*hyp.path, (decider, action)), child)
+                    h2 = Hypothesis((*hyp.path, (_who(hyp.state, decider, action), action)), child)
                     (found if done(child) else nxt).append(h2)
             if found or not nxt:
                 break
@@ -310,9 +336,8 @@ class Recogniser:
         partial: list[Hypothesis] = []
         closest: list[tuple[int, Hypothesis, Comparison]] = []
         expansions = 0
-        visited: set[object] = set()  # a position reached from one explanation is not searched again from another
-        for h in self._hyps:
-            res = self._search(h, observed, visited=visited)
+        for h in self._hyps:  # (each its own search: one that stops at a move in progress leaves others to go on)
+            res = self._search(h, observed)
             expansions += res.expansions
             matches.extend(m for m in res.matches if self._agrees(m))
             partial.extend(p for p in res.partial if self._agrees(p))
@@ -326,7 +351,7 @@ class Recogniser:
             moving = [p for p in partial if len(p.path) <= shortest]
             if len(settled) < len(best) or moving:
                 # tokens still in a hand, or another explanation still in progress: keep every explanation
-                self._keep([*best, *moving])
+                self._keep([*best, *moving], complete=best)
                 return Verdict(in_sync=True, pending=True, prompts=self._prompts())
             return self._settle(settled, Verdict())
         if partial:  # a move in progress (tokens in a hand, or part-way through one decision)
@@ -356,7 +381,7 @@ class Recogniser:
                     return False
         return True
 
-    def _keep(self, current: list[Hypothesis]) -> None:
+    def _keep(self, current: list[Hypothesis], complete: list[Hypothesis] | None = None) -> None:
         """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones."""
         fresh = sorted(self._dedupe(current), key=_rank)
         taken = {self._key(h.state) for h in fresh}
@@ -366,7 +391,8 @@ class Recogniser:
         if root and not any(not h.path for h in kept):  # the committed position stays a starting point
             kept = [*kept[: self.settings.max_hypotheses - 1], root[0]]
         self._hyps = kept
-        same = self._exploding(kept) if self._prompt is None else None
+        # (only complete explanations: moves still in progress may yet be told apart by the table)
+        same = self._exploding([h for h in kept if h in (complete or [])]) if self._prompt is None else None
         if same is not None:
             # choices the table cannot tell apart multiply: ask about the first before the truth is crowded out
             self._prompt = self._make_prompt(same)
@@ -511,14 +537,14 @@ class Recogniser:
                     cmp2 = self._incremental(cmp, changed, kid.exp, kid.proj, observed)
                     if goal is None and not cmp2.exact and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
-                        result.partial.append(Hypothesis((*hyp.path, (decider, action)), kid.state, start.seen + 1))
+                        result.partial.append(
+                            Hypothesis((*hyp.path, (_who(state, decider, action), action)), kid.state, start.seen + 1))
                     if cmp2.score > cmp.score:
                         continue
                     if kid.key in visited:
                         continue  # reached already by a path at most as short
                     visited.add(kid.key)
-                    who = decider if decider != CHANCE else CHANCE
-                    h2 = Hypothesis((*hyp.path, (who, action)), kid.state, start.seen + 1)
+                    h2 = Hypothesis((*hyp.path, (_who(state, decider, action), action)), kid.state, start.seen + 1)
                     if cmp2.exact and (goal is None or goal(kid.state)):
                         result.matches.append(h2)
                         continue
@@ -671,11 +697,13 @@ class Recogniser:
     def _prompts(self) -> tuple[Prompt, ...]:
         return (self._prompt,) if self._prompt is not None else ()
 
-    def _question(self, hyps: list[Hypothesis]) -> tuple[int, list[tuple[Action, Hypothesis, int]]] | None:
+    def _question(self, hyps: list[Hypothesis],
+                  strict: bool = True) -> tuple[int, list[tuple[Action, Hypothesis, int]]] | None:
         """What tells these explanations apart: for each, the first decision the others do not all share.
 
         Returns the length of the common prefix and, per distinct answer, the decision with an explanation
-        that takes it and where. None when they differ only in the order of the same decisions."""
+        that takes it and where. None when they differ only in the order of the same decisions, or
+        (``strict``) when the first differences are not alternatives of one decision."""
         index = self._divergence(hyps)
         tails = [Counter(a for _, a in h.path[index:]) for h in hyps]
         common = tails[0].copy()
@@ -689,7 +717,16 @@ class Recogniser:
             if at is not None and h.path[at][1] not in taken:
                 taken.add(h.path[at][1])
                 picks.append((h.path[at][1], h, at))
-        return (index, picks) if len(picks) >= 2 else None
+        if len(picks) < 2:
+            return None
+        if not strict:
+            return index, picks
+        # alternatives of one decision (one player, one kind of choice), not different decisions in another order
+        kinds = set()
+        for action, h, at in picks:
+            decision = self._state_at(h, at).decision()
+            kinds.add((h.path[at][0], decision.get("kind") if isinstance(decision, dict) else None, action.kind))
+        return (index, picks) if len(kinds) == 1 else None
 
     def _state_at(self, h: Hypothesis, at: int) -> State:
         state = self._committed.clone()
@@ -701,7 +738,7 @@ class Recogniser:
         moved = [h for h in hyps if h.path]
         if len(moved) >= 2:
             hyps = moved  # the committed position (nothing done yet) is a fallback, not an answer
-        question = self._question(hyps)
+        question = self._question(hyps) or self._question(hyps, strict=False)
         if question is None:  # the same decisions in other orders: ask about the first that differs
             index = self._divergence(hyps)
             picks: list[tuple[Action, Hypothesis, int]] = []
@@ -834,6 +871,11 @@ class Recogniser:
 
 
 _FLEX_SENTINEL: frozenset[str] = frozenset()
+
+
+def _who(state: State, decider: int, action: Action) -> int:
+    """Who took ``action``: at a simultaneous node the seat the action names, as the journal checks."""
+    return state.decider_of(action) if decider == SIMULTANEOUS else decider
 
 
 def _rank(h: Hypothesis) -> tuple[int, int]:

@@ -232,7 +232,7 @@ def resolve(tb: Table, action: Action) -> None:
         index = tb.deck_index(a[1])
         assert index is not None
         tb.data.deck_counts[index] -= 1
-        tb.data.chance = ["tech", str(seat)]
+        tb.data.chance = ["tech", str(seat), a[1]]  # the deck it comes from (the card is drawn next)
         if f.kind == "draw":
             _count_down(p.frames)
     elif kind == "wonder":

@@ -130,8 +130,8 @@ def _preparation(tb: Table) -> bool:
             push(tb, seat, Frame("bonus", optional=False))
         return True
     if d.step == "bonus":
-        for p in d.players:  # Sand timers: collect them
-            p.timers = [Timer() for _ in p.timers]
+        for p in d.players:  # Sand timers: collect them (each stays the way up it is)
+            p.timers = [Timer(side=t.side) for t in p.timers]
             p.last_common = []
             p.used_common = []
         d.step = "first"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from rules.core.api import Action, Game, NotationError, OptionSpec, State
+from rules.core.physical import LocationSpec
 from rules.toe import flow
 from rules.toe.actions import ACTION_FIELDS, well_formed
 from rules.toe.catalogue import Catalogue, check_text, shipped_catalogue
@@ -15,6 +16,10 @@ from rules.toe.model import Data, Player, Timer
 from rules.toe.notation import format_action, parse_action
 from rules.toe.scoring import CATEGORIES
 from rules.toe.state import ToeState
+
+if TYPE_CHECKING:
+    from rules.toe.table_view import ToeTableView
+    from rules.toe.timekeeping import Timekeeper
 
 SETUP_KEYS = ("colours", "orientations", "wonders", "leaders", "leader_sides", "first_player")
 
@@ -25,6 +30,7 @@ class ToeGame(Game):
     min_players = 2
     max_players = 4
     action_fields = ACTION_FIELDS
+    wiring_map = "toe-4p"  # the shipped wiring map of a full set (hal/wiring/toe-4p.yaml)
 
     def __init__(self, catalogue: Catalogue | None = None):
         self.catalogue = catalogue or shipped_catalogue()
@@ -142,6 +148,25 @@ class ToeGame(Game):
         if first is not None and (not isinstance(first, int) or not 0 <= first < players):
             raise ValueError(f"first_player: a seat from 0 to {players - 1}")
         return setup
+
+    def table_view(self, state: State | None = None, specs: Iterable[LocationSpec] | None = None,
+                   ) -> ToeTableView:
+        """The recogniser's view of this game on a sensed table (``rules.core.recogniser.PhysicalView``).
+
+        ``specs`` are the wiring map's locations (``WiringMap.specs()``; None: the full 4-player set
+        of ``rules.toe.physical.location_specs``). ``state`` is part of the generic hook (a game whose
+        catalogue depends on the game's options takes it from there); ToE uses its catalogue."""
+        from rules.toe.table_view import ToeTableView
+
+        return ToeTableView(self.catalogue, specs)
+
+    def make_timekeeper(self, state: State, auto_start: bool = True) -> Timekeeper:
+        """The bookkeeping of this game's time events for a service that keeps time (a game without
+        time events has no such hook): ``observe(action, now)``, ``due(state, now)``, ``next_due``."""
+        from rules.toe.timekeeping import Timekeeper
+
+        assert isinstance(state, ToeState)
+        return Timekeeper.for_state(state, auto_start)
 
     def check_catalogue(self, text: str | None = None, source: str = "", edition: str | None = None,
                         ) -> list[tuple[str, str]]:

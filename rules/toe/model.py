@@ -9,12 +9,18 @@ import msgspec
 
 
 class Timer(msgspec.Struct):
-    """One sand timer: where it stands (``""``: beside its owner's board) and whether sand runs."""
+    """One sand timer: where it stands (``""``: beside its owner's board) and whether sand runs.
+
+    ``side`` is the cap that is down (0 or 1): flipping a timer onto an Action slot turns it over,
+    moving it without flipping (card 203, another player lifting it, the Age of Initiation) does
+    not. A table's tilt sensor reads it, which is how a fresh flip is told from a timer put back.
+    """
 
     space: str = ""
     slot: int = 0
     running: bool = False
     moved: bool = False  # Age of Initiation: already placed this turn
+    side: int = 0
 
 
 class Frame(msgspec.Struct):

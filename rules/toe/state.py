@@ -8,6 +8,7 @@ or ``CHANCE``). See docs/toe.md for how a driver feeds time events.
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 _ENCODER = msgspec.json.Encoder()
 _DECODER = msgspec.json.Decoder(Data)
+_CANONICAL = msgspec.json.Encoder(order="deterministic")
 
 
 class ToeState(State):
@@ -147,10 +149,19 @@ class ToeState(State):
             effects.resolve(tb, action)
         flow.advance(tb)
 
+    def fingerprint(self) -> str:
+        """The position alone (history excluded), canonical: equal positions reached in any order match.
+
+        The recogniser keys hypotheses by it, so that independent decisions of different seats
+        applied in either order are one explanation."""
+        return _CANONICAL.encode(self.data).decode()
+
     def clone(self) -> ToeState:
         data = _DECODER.decode(_ENCODER.encode(self.data))
-        return ToeState(self._game, self.seed, self.options, self.setup, data, list(self._history),
+        twin = ToeState(self._game, self.seed, self.options, self.setup, data, list(self._history),
                         self.table.board)
+        twin._legal, twin._legal_set = self._legal, self._legal_set  # same position: same legal actions
+        return twin
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         outcomes = self._chance_actions()
@@ -322,7 +333,7 @@ class ToeState(State):
         elif kind == "tech":
             seat = int(d.chance[1])
             d.pool.remove(action.args[0])
-            tb.player(seat).hand.append(action.args[0])
+            bisect.insort(tb.player(seat).hand, action.args[0])  # a hand has no order: kept sorted
         d.chance = []
 
     def _tick(self, action: Action) -> None:
@@ -348,6 +359,7 @@ class ToeState(State):
                 p.used_common.append(space)
         else:
             t.running = True
+            t.side = 1 - t.side  # "flip it over onto the dedicated slot"
             self.data.turns += 1
         effects.begin_action(tb, seat, space, timer)
 

@@ -1,0 +1,55 @@
+"""Smoke tests of ``aetherlink bench e2e`` and ``aetherlink bench footprint`` (issue 8).
+
+Short runs against a real mosquitto: the JSON has its fields and sane values.
+No assertion on the targets: benchmarks print figures, tests do not time them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.fixtures.mosquitto import Mosquitto, mosquitto  # noqa: F401  (pytest fixture)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bench(*args: str, timeout: float = 180) -> dict[str, Any]:
+    proc = subprocess.run([sys.executable, "-m", "firmware_bridge", "bench", *args, "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_bench_e2e_measures_the_requested_events_on_a_real_broker(mosquitto: Mosquitto):  # noqa: F811
+    result = bench("e2e", "--events", "100", "--players", "2", "--seed", "3",
+                   "--mqtt-url", f"mqtt://{mosquitto.host}:{mosquitto.port}")
+    for key in ("p50_ms", "p99_ms", "max_ms", "events", "quiet_window_ms", "transport", "broker", "wall_seconds"):
+        assert key in result, key
+    assert result["events"] == 100
+    assert 0 < result["p50_ms"] <= result["p99_ms"] <= result["max_ms"]
+    assert result["quiet_window_ms"] > 0
+    assert result["transport"] == "serial" and result["broker"] == "external"
+    assert result["measured_from"] == "stabiliser_release"
+    inject = result["inject_minus_quiet"]
+    assert inject["n"] == 100 and inject["p50_ms"] <= inject["p99_ms"] <= inject["max_ms"]
+    assert result["unmatched"] == 0
+    assert sum(result["first_message_topics"].values()) == 100
+    assert all(g["false_rejections"] == 0 for g in result["games"])
+
+
+def test_bench_footprint_reads_the_service_process_memory_and_ready_time(mosquitto: Mosquitto):  # noqa: F811
+    result = bench("footprint", "--players", "2", "--seed", "3", "--max-decisions", "25", "--ready-runs", "1",
+                   "--mqtt-url", f"mqtt://{mosquitto.host}:{mosquitto.port}")
+    for key in ("rss_mb", "ready_s", "game", "decisions"):
+        assert key in result, key
+    assert result["rss_mb"] > 0 and result["hwm_mb"] >= result["rss_mb"]
+    assert 0 < result["ready_s"] < 60
+    assert len(result["ready_s_runs"]) == 2
+    assert result["game"] == "aac" and result["decisions"] >= 25
+    assert result["broker"] == "external"
+    assert result["service_exit_code"] == 0
+    assert result["ready_status"].startswith("aac game 1")
