@@ -27,13 +27,13 @@ SYSTEM_CONFIG = Path("/etc/aetherlink/config.toml")
 ENV_CONFIG = "AETHERLINK_CONFIG"
 ENV_PREFIX = "AETHERLINK_"
 
-CommandName = Literal["new_game", "end_turn", "answer", "undo", "resync", "status", "move"]
+CommandName = Literal["new_game", "end_turn", "answer", "undo", "resync", "status", "move", "pause", "resume"]
 COMMAND_NAMES: tuple[str, ...] = CommandName.__args__  # type: ignore[attr-defined]
 
 ColourName = Literal["off", "white", "green", "amber", "red", "blue", "purple", "cyan"]
 LedRole = Literal[
     "active", "finishing", "prompt", "refusal", "out_of_sync", "winner", "game_over",
-    "difference", "refused_location", "target", "construct",
+    "difference", "refused_location", "target", "construct", "cue", "paused", "expired",
 ]
 
 TopicWord = Annotated[str, msgspec.Meta(

@@ -15,7 +15,8 @@ Seat LEDs, strongest first:
   time (the previous player still loading energy after an ADVANCE while the
   next one starts): ``finishing``.
 Location LEDs: refused locations ``refused_location``, differences
-``difference``, hints ``target`` / ``construct``.
+``difference``, hints ``target`` / ``construct`` (and, for games with a clock, ``cue`` /
+``paused`` on the ``clock`` target and ``expired`` on a timer that must move on).
 """
 
 from __future__ import annotations
@@ -41,7 +42,13 @@ DEFAULT_PALETTE: Mapping[str, LedState] = {
     "refused_location": LedState(Colour.RED, LedMode.SOLID),
     "target": LedState(Colour.CYAN, LedMode.SOLID),
     "construct": LedState(Colour.PURPLE, LedMode.BLINK),
+    # games with a clock (firmware_bridge.service.timekeeping): the ``clock`` target during a cue and
+    # while paused, and a timer's location when it ran out where it must not stay
+    "cue": LedState(Colour.WHITE, LedMode.PULSE),
+    "paused": LedState(Colour.AMBER, LedMode.BLINK),
+    "expired": LedState(Colour.AMBER, LedMode.BLINK),
 }
+HINT_ROLES = frozenset({"target", "construct", "cue", "paused", "expired"})
 
 
 def palette(overrides: Mapping[str, str]) -> dict[str, LedState]:
@@ -79,7 +86,7 @@ def compute(state: State | None, status: TableStatus, colours: Mapping[str, LedS
             leds[seat_target(names[index])] = colours[role]
 
     for location, role in status.hints:
-        if role in ("target", "construct"):
+        if role in HINT_ROLES:
             leds[location] = colours[role]
     for diff in status.differences:
         leds[diff.location] = colours["difference"]

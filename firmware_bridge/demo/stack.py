@@ -27,6 +27,7 @@ from firmware_bridge.service.app import BrokerChoice, Service, with_broker
 from firmware_bridge.service.hal_table import HalBackend, HalTable
 from firmware_bridge.service.inputs import EventInput, InputSink, SnapshotInput
 from firmware_bridge.service.seams import Publisher
+from firmware_bridge.service.timekeeping import Clock
 from hal.wiring.loader import WiringMap, load_wiring_map
 from rules.core.physical import LedFrame, MomentaryEvent, Reading, Snapshot
 from sim.link.direct import DirectBackend, sensed_readings, state_locations
@@ -105,8 +106,9 @@ class DemoStack:
     """Start with ``start()``; then the driver manipulates ``table`` and calls ``settle``/``barrier``."""
 
     def __init__(self, settings: StackSettings, table: Table, publishers: Sequence[Publisher] = (),
-                 wiring: WiringMap | None = None):
+                 wiring: WiringMap | None = None, clock: Clock | None = None):
         self.settings = settings
+        self.clock = clock  # the service's game clock (games with time events; None: the real one)
         self.table = table
         self.publishers = list(publishers)
         self.wiring: WiringMap = wiring or load_wiring_map(settings.wiring)
@@ -135,7 +137,8 @@ class DemoStack:
             self._closers.append(self.choice.embedded.stop)
         self.config = config = self.choice.config
         factory = recognition.factory(self.wiring.specs())
-        self.service = Service(config, interpreter_factory=factory, table=self.tap, publishers=self.publishers)
+        self.service = Service(config, interpreter_factory=factory, table=self.tap, publishers=self.publishers,
+                               clock=self.clock)
         self.service.start()
         self.service.run_in_thread()
         self._closers.append(self._stop_service)

@@ -36,6 +36,8 @@ class BoardWatcher:
         self.state: dict[str, Any] | None = None
         self.events: dict[str, int] = {}
         self._log: list[tuple[str, Any]] = []  # ("move", action JSON) and ("undo", count), in order
+        self.keep: set[str] = set()  # event types kept whole, in order (``take_kept``), e.g. {"clock"}
+        self._kept: list[tuple[str, dict[str, Any]]] = []
         self._lock = threading.Lock()
         self._subscribed = threading.Event()
         self._responses: dict[str, dict[str, Any]] = {}
@@ -85,6 +87,12 @@ class BoardWatcher:
             log, self._log = self._log, []
         return log
 
+    def take_kept(self) -> list[tuple[str, dict[str, Any]]]:
+        """The events of the ``keep`` types published since the last call, in order."""
+        with self._lock:
+            kept, self._kept = self._kept, []
+        return kept
+
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                     properties: Any = None) -> None:
         if not reason.is_failure:
@@ -108,6 +116,8 @@ class BoardWatcher:
                     self._log.append(("move", event["action"]))
                 elif kind == "undo" and isinstance(event.get("count"), int):
                     self._log.append(("undo", event["count"]))
+                if kind in self.keep:
+                    self._kept.append((kind, event))
             elif topic.startswith(f"{self.topics.root}/response/"):
                 response = _decode(message.payload)
                 transaction = response.get("transaction") if response else None

@@ -96,8 +96,8 @@ def run_target(target: Target, seconds: float, seed: int = 0, max_examples: int 
         def body(example: Any) -> None:
             nonlocal count, failing_now
             now = time.monotonic()
-            if now > hard_stop or (now > stop_at and not failing_now):
-                return  # out of time: generation ends, a running shrink settles on what it has
+            if count and (now > hard_stop or (now > stop_at and not failing_now)):
+                return  # out of time (after at least one example): generation ends, a shrink settles
             if max_examples is not None and count >= max_examples and not failing_now:
                 return
             count += 1
@@ -112,7 +112,7 @@ def run_target(target: Target, seconds: float, seed: int = 0, max_examples: int 
                 raise
 
         round_no, size = 0, FIRST_ROUND
-        while time.monotonic() < stop_at and (max_examples is None or count < max_examples):
+        while (time.monotonic() < stop_at or not count) and (max_examples is None or count < max_examples):
             failing_now = False
             test = settings(
                 database=None, deadline=None, max_examples=size, derandomize=False, print_blob=False,

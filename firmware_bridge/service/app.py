@@ -24,8 +24,9 @@ from firmware_bridge.leds import TerminalLeds
 from firmware_bridge.mqtt.client import MqttAdapter
 from firmware_bridge.service import seams
 from firmware_bridge.service.core import Core
-from firmware_bridge.service.inputs import Inbox, Stop
+from firmware_bridge.service.inputs import Inbox, Stop, Tick
 from firmware_bridge.service.seams import InterpreterFactory, LedSink, Publisher, TableAdapter
+from firmware_bridge.service.timekeeping import Clock, Sounds
 
 if TYPE_CHECKING:
     from firmware_bridge.web import WebServer
@@ -51,8 +52,15 @@ class Service:
         led_sinks: Sequence[LedSink] = (),
         publishers: Sequence[Publisher] = (),
         environ: Mapping[str, str] | None = None,
+        clock: Clock | None = None,
+        sounds: Sounds | None = _UNSET,
     ):
         self.config = config
+        # the game clock of games with time events: real by default; a virtual one (tests, the demo)
+        # wakes the core whenever it is advanced. Sounds are played only on the real clock by default.
+        self.clock = clock
+        self.sounds: Sounds | None = (Sounds() if clock is None or clock.realtime else None) \
+            if sounds is _UNSET else sounds
         self._environ = environ
         if interpreter_factory is _UNSET:
             interpreter_factory = seams.interpreter_factory(config)
@@ -90,7 +98,11 @@ class Service:
         if config.leds.terminal:
             sinks.append(TerminalLeds())
         self.core = Core(config, self.journal, publishers=publishers, led_sinks=sinks,
-                         interpreter_factory=self._factory, bridge_info=self.info)
+                         interpreter_factory=self._factory, bridge_info=self.info,
+                         game_clock=self.clock, sounds=self.sounds)
+        on_advance = getattr(self.clock, "on_advance", None)
+        if on_advance is not None:
+            on_advance(lambda: self.inbox.put(Tick()))
         self.core.boot()
         self.table = self._make_table()
         if self.table is not None:
@@ -196,6 +208,7 @@ class Service:
                     "healthy": self.table.healthy() if self.table else None},
             "inbox": self.inbox.qsize(),
             "leds": core.frame.seq if core and core.frame else 0,
+            "clock": core.time.info() if core else None,
         }
 
 

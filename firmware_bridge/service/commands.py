@@ -20,6 +20,7 @@ from firmware_bridge.service import requests as rq
 from firmware_bridge.service.inputs import CommandInput
 from firmware_bridge.service.options import OptionsError, check_options
 from firmware_bridge.service.session import Session
+from firmware_bridge.service.timekeeping import NoClock
 from rules import TERMINAL, IllegalAction, NotationError
 from rules.core.verdict import Verdict
 
@@ -224,6 +225,24 @@ def resync(core: Core, request: rq.Request) -> dict[str, Any]:
     return {**_result(core, moves), "sync": core.sync_json()}
 
 
+def _clock_command(name: str) -> Callable[[Core, rq.Request], dict[str, Any]]:
+    """``pause`` / ``resume``: the whole table's clock (games with time events; see ``timekeeping``)."""
+
+    def handle(core: Core, request: rq.Request) -> dict[str, Any]:
+        session = _session(core)
+        if session.state.is_terminal():
+            raise rq.RequestError("illegal", "the game is over")
+        try:
+            moves = core.time.command(name)
+        except NoClock:
+            raise rq.RequestError("refused", f"{session.game.title} has no clock to {name}") from None
+        except IllegalAction as exc:
+            raise rq.RequestError("illegal", exc.reason(_lang(core)), locations=list(exc.locations)) from None
+        return {**_result(core, moves), "clock": core.time.info()}
+
+    return handle
+
+
 def status(core: Core, request: rq.Request) -> dict[str, Any]:
     return {"state": core.state_document(), "bridge": dict(core.bridge_info())}
 
@@ -236,4 +255,6 @@ HANDLERS: dict[str, Callable[[Core, rq.Request], dict[str, Any]]] = {
     "undo": undo,
     "resync": resync,
     "status": status,
+    "pause": _clock_command("pause"),
+    "resume": _clock_command("resume"),
 }

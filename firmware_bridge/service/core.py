@@ -29,6 +29,7 @@ from firmware_bridge.service.commands import handle_command
 from firmware_bridge.service.inputs import CommandInput, EventInput, Inbox, Input, SnapshotInput, Stop, Tick
 from firmware_bridge.service.seams import InterpreterFactory, LedSink, Publisher
 from firmware_bridge.service.session import InterpreterFault, Session
+from firmware_bridge.service.timekeeping import Clock, Sounds, TimeKeeping
 from rules import CHANCE
 from rules.core.physical import LedFrame, Snapshot
 from rules.core.verdict import Verdict
@@ -47,6 +48,8 @@ class Core:
         interpreter_factory: InterpreterFactory | None = None,
         bridge_info: Callable[[], Mapping[str, Any]] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        game_clock: Clock | None = None,
+        sounds: Sounds | None = None,
     ):
         self.config = config
         self.journal = journal
@@ -62,6 +65,7 @@ class Core:
         self._palette = leds.palette({str(k): str(v) for k, v in config.leds.palette.items()})
         self._frame: LedFrame | None = None
         self._published_state = b""
+        self.time = TimeKeeping(self, game_clock, sounds)  # the timekeeper of games with time events
 
     # -- start --
 
@@ -98,7 +102,7 @@ class Core:
     def run(self, inbox: Inbox, tick: float = 1.0) -> None:
         """Consume inputs until ``Stop``; the calling thread becomes the core thread."""
         while True:
-            item = inbox.get(tick) or Tick()
+            item = inbox.get(self.time.wait(tick)) or Tick()
             self.heartbeat = self.clock()
             if isinstance(item, Stop):
                 return
@@ -108,6 +112,7 @@ class Core:
     def handle(self, item: Input) -> None:
         if isinstance(item, CommandInput):
             response = handle_command(self, item)
+            self.time.run_due()
             self.publish()  # the new state is out before the response: a client reading it is current
             item.reply(response)
             return
@@ -119,7 +124,10 @@ class Core:
             if self.session is not None:
                 self._guarded(lambda s: s.interpreter.event(item.event), "table")
         elif isinstance(item, Tick):
+            if self.time.run_due():
+                self.publish()
             return
+        self.time.run_due()
         self.publish()
 
     def _guarded(self, ask: Callable[[Session], Verdict], source: str) -> None:
@@ -161,6 +169,7 @@ class Core:
         entries = self.journal.append(rows)  # JournalError propagates: the service must stop
         was_terminal = session.state.is_terminal()
         session.state = new_state
+        self.time.committed([action for _, action, _ in steps])
         action_seqs = [e.seq for e in entries if e.kind == "action"]
         moves = [views.move_json(session.game, before_state, seq, decider, action)
                  for (decider, action, before_state), seq in zip(steps, action_seqs)]
@@ -217,6 +226,8 @@ class Core:
         if session is not None and not session.sensed:
             # Without sensors every decision is a prompt; the seat shows "your turn", not "answer a prompt".
             status = dataclasses.replace(status, prompts=())
+        if self.time.hints():
+            status = dataclasses.replace(status, hints=status.hints + self.time.hints())
         seq = (self._frame.seq + 1) if self._frame else 1
         frame = leds.compute(session.state if session else None, status, self._palette, seq)
         if self._frame is not None and dict(self._frame.leds) == dict(frame.leds):

@@ -44,6 +44,13 @@ class EngineDriver:
 
     # -- decisions --
 
+    def external(self, action: Action) -> Verdict:
+        """A decision that comes from no seat (a time event): applied at once; raises ``IllegalAction``."""
+        decider = self._state.decider_of(action)
+        self._state.apply(action)
+        accepted = [(decider, action), *self._draw_chance()]
+        return Verdict(accepted=tuple(accepted), prompts=self._prompts())
+
     def answer(self, prompt_id: str, key: str) -> Verdict:
         prompt = self._prompt()
         if prompt is None or prompt.id != prompt_id:

@@ -62,6 +62,14 @@ class Status(Request):
     pass
 
 
+class Pause(Request):
+    """Pause the whole table's clock (games with time events)."""
+
+
+class Resume(Request):
+    """Resume the whole table's clock."""
+
+
 class Move(Request):
     move: Text | None = None
     action: dict[str, Any] | None = None
@@ -77,6 +85,8 @@ SCHEMAS: dict[str, type[Request]] = {
     "resync": Resync,
     "status": Status,
     "move": Move,
+    "pause": Pause,
+    "resume": Resume,
 }
 
 

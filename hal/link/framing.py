@@ -11,7 +11,7 @@ from crc import Calculator, Crc16
 
 from hal.link.errors import FrameError
 
-MAX_FRAME = 1400  # encoded bytes between two delimiters
+MAX_FRAME = 2200  # encoded bytes between two delimiters
 _CRC = Calculator(Crc16.IBM_3740.value, optimized=True)
 
 

@@ -11,8 +11,10 @@ next one will be (``next_due``). Times are seconds on any monotonic scale.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.core.api import Action
+from rules.core.messages import Msg
 from rules.toe.state import ToeState
 
 _EPSILON = 1e-6  # seconds: times computed by next_due are due, whatever the float rounding
@@ -101,3 +103,46 @@ class Timekeeper:
         if not times:
             return None
         return now + max(0.0, min(times) - clock)
+
+    # -- what the table hears and sees (the service announces time events with these) -------------
+    def table_command(self, name: str) -> Action | None:
+        """The time event a whole-table command stands for (``pause``, ``resume``); None for others."""
+        return Action(name, ()) if name in ("pause", "resume") else None
+
+    def describe(self, action: Action) -> dict[str, Any] | None:
+        """A time event for people: ``event`` (``cue``, ``timer_out``, ``pause``, ``resume``), and for a
+        cue which one (``start``/``scholars``/``end``), its ``second`` and the soundtrack's ``sound``
+        (``gong`` at the start and end of the age, ``baby_cry`` for Scholar creation); for a timer that
+        ran out its ``seat`` and ``timer`` (1-based). None for a decision that is not a time event."""
+        kind = action.kind
+        if kind == "cue":
+            second = int(action.args[0])
+            if second <= self.cue_seconds[0]:
+                name, sound = "start", "gong"
+            elif second >= self.age_seconds:
+                name, sound = "end", "gong"
+            else:
+                name, sound = "scholars", "baby_cry"
+            return {"event": "cue", "cue": name, "second": second, "sound": sound}
+        if kind == "out":
+            return {"event": "timer_out", "seat": int(action.args[0]), "timer": int(action.args[1]) + 1}
+        if kind in ("pause", "resume"):
+            return {"event": kind}
+        return None
+
+    def reminders(self, state: ToeState) -> list[tuple[int, str, Msg]]:
+        """Sand timers that ran out on a common board and must move on: (owner seat, the slot's location
+        id, what to tell the table). Anyone may lift such a timer; its owner's next placement is it."""
+        from rules.toe.physical import slot_location
+
+        table = state.table
+        out: list[tuple[int, str, Msg]] = []
+        for seat in range(state.num_players):
+            for i in table.expired_on_common(seat):
+                t = state.data.players[seat].timers[i]
+                colour = table.colours[seat]
+                out.append((seat, slot_location(colour, t.space, t.slot, True),
+                            Msg("The sand of {colour}'s timer {timer} ran out on {space}: move it to another "
+                                "action space (any player may lift it).", colour=colour, timer=i + 1,
+                                space=t.space)))
+        return out

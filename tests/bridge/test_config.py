@@ -33,7 +33,7 @@ def test_defaults_when_no_file_anywhere():
     c = loaded.config
     assert (c.board.id, c.mqtt.base_topic, c.mqtt.discovery_prefix, c.hal.backend) == (
         "board1", "aetherlink", "homeassistant", "none")
-    assert c.commands.allow == ["new_game", "end_turn", "answer", "undo", "resync", "status", "move"]
+    assert c.commands.allow == ["new_game", "end_turn", "answer", "undo", "resync", "status", "move", "pause", "resume"]
     b = broker(c)
     assert (b.host, b.port, b.tls, b.configured) == ("localhost", 1883, False, False)
 
@@ -72,11 +72,12 @@ def test_out_of_range_and_wrong_types(tmp_path):
         'leds.palette.active: expected one of "amber", "blue", "cyan", "green", "off", "purple", "red", "white", '
         'got "pink"')
     assert error_of(write(tmp_path, '[leds.palette]\nactiv = "red"\n')).endswith(
-        'leds.palette.activ: unknown key (expected one of "active", "construct", "difference", "finishing", '
-        '"game_over", "out_of_sync", "prompt", "refusal", "refused_location", "target", "winner")')
+        'leds.palette.activ: unknown key (expected one of "active", "construct", "cue", "difference", "expired", '
+        '"finishing", "game_over", "out_of_sync", "paused", "prompt", "refusal", "refused_location", "target", '
+        '"winner")')
     assert error_of(write(tmp_path, '[commands]\nallow = ["status", "reboot"]\n')).endswith(
-        'commands.allow[1]: expected one of "answer", "end_turn", "move", "new_game", "resync", "status", '
-        '"undo", got "reboot"')
+        'commands.allow[1]: expected one of "answer", "end_turn", "move", "new_game", "pause", "resume", '
+        '"resync", "status", "undo", got "reboot"')
 
 
 def test_unknown_keys_and_sections_are_refused_with_a_hint(tmp_path):

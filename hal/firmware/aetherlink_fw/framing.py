@@ -7,7 +7,7 @@ is the only hand-written copy and it is pinned to the libraries' behaviour.
 Frame on the wire: COBS(payload + CRC-16/IBM-3740 big-endian) + 0x00.
 """
 
-MAX_FRAME = 1400  # encoded bytes between delimiters; longer runs are discarded
+MAX_FRAME = 2200  # encoded bytes between delimiters; longer runs are discarded
 
 
 def _make_table() -> list:

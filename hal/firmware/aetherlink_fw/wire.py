@@ -9,8 +9,8 @@ raises anything else, whatever the bytes.
 import struct
 
 PROTOCOL_VERSION = 1
-MAX_PAYLOAD = 1024
-MAX_IDS = 16  # tokens reported by one identity channel
+MAX_PAYLOAD = 2048
+MAX_IDS = 32  # tokens reported by one identity channel (a multi-tag reader's inventory: a card rack, a Scholar area)
 MAX_ID_LEN = 64
 
 # device -> host
