@@ -96,10 +96,24 @@ class Started:
     status: list[str]
 
 
+UNIT = Path(__file__).resolve().parents[2] / "deploy" / "aetherlink.service"
+
+
+def unit_environment(unit: Path = UNIT) -> dict[str, str]:
+    """The ``Environment=`` settings of the systemd unit, so the service runs here as it does on the Pi."""
+    env: dict[str, str] = {}
+    for line in unit.read_text(encoding="utf-8").splitlines():
+        if line.startswith("Environment="):
+            key, _, value = line.removeprefix("Environment=").strip().strip('"').partition("=")
+            env[key] = value
+    return env
+
+
 def child_env(notify_path: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AETHERLINK_", "WATCHDOG_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AETHERLINK_", "WATCHDOG_", "PYTHONMALLOC"))}
+    env.update(unit_environment())
     env.update({"NOTIFY_SOCKET": notify_path, "GPIOZERO_PIN_FACTORY": "mock",
-                "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin", "PYTHONUNBUFFERED": "1"})
+                "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"})
     return env
 
 

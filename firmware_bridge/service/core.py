@@ -24,6 +24,7 @@ import rules
 from firmware_bridge import leds
 from firmware_bridge.config import Config
 from firmware_bridge.journal import GameSetup, Journal, Kind, action_body, replay
+from firmware_bridge.memory import Releaser
 from firmware_bridge.service import views
 from firmware_bridge.service.commands import handle_command
 from firmware_bridge.service.inputs import CommandInput, EventInput, Inbox, Input, SnapshotInput, Stop, Tick
@@ -101,6 +102,7 @@ class Core:
 
     def run(self, inbox: Inbox, tick: float = 1.0) -> None:
         """Consume inputs until ``Stop``; the calling thread becomes the core thread."""
+        releaser = Releaser(time.monotonic)
         while True:
             item = inbox.get(self.time.wait(tick)) or Tick()
             self.heartbeat = self.clock()
@@ -108,6 +110,8 @@ class Core:
                 return
             self.handle(item)
             self.heartbeat = self.clock()
+            if not inbox.qsize():
+                releaser.idle()  # (after publishing: the search's garbage goes back to the system)
 
     def handle(self, item: Input) -> None:
         if isinstance(item, CommandInput):

@@ -1,0 +1,61 @@
+"""Give freed memory back to the system between verdicts.
+
+A move search allocates tens of megabytes of short-lived game states; once it is
+over, glibc keeps the freed pages mapped, so the service's resident size would
+stay at its high-water mark. With ``PYTHONMALLOC=malloc`` (set by the systemd
+unit) every Python object lives in glibc's heap, and ``malloc_trim`` returns the
+free pages, wherever they are in it. Elsewhere (no glibc) this does nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import gc
+from collections.abc import Callable
+
+_trim: Callable[[int], int] | None = None
+_loaded = False
+
+
+def _load() -> Callable[[int], int] | None:
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        libc = ctypes.CDLL(name)
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None  # not glibc (musl, macOS)
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return trim
+
+
+def release_free_memory() -> bool:
+    """Return free heap pages to the system; True when something was released."""
+    global _trim, _loaded
+    if not _loaded:
+        _trim, _loaded = _load(), True
+    return bool(_trim(0)) if _trim is not None else False
+
+
+class Releaser:
+    """Releases free memory when the service is idle: trims at most every ``interval`` seconds,
+    and first collects reference cycles (a search's states) at most every ``collect_every``."""
+
+    def __init__(self, clock: Callable[[], float], interval: float = 1.0, collect_every: float = 10.0):
+        self.clock = clock
+        self.interval = interval
+        self.collect_every = collect_every
+        self.last = self.last_collect = clock()
+
+    def idle(self) -> None:
+        now = self.clock()
+        if now - self.last < self.interval:
+            return
+        self.last = now
+        if now - self.last_collect >= self.collect_every:
+            self.last_collect = now
+            gc.collect()
+        release_free_memory()

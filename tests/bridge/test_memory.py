@@ -1,0 +1,55 @@
+"""The service gives a search's garbage back to the system (firmware_bridge/memory.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+from firmware_bridge import memory
+
+CHILD = textwrap.dedent("""
+    import gc
+    from firmware_bridge.memory import release_free_memory
+    def rss():
+        return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmRSS"))
+    keep = [dict(n=i) for i in range(0, 400_000, 97)]   # survivors scattered through the heap
+    junk = [{"a": i, "b": [i] * 8} for i in range(400_000)]
+    before = rss()
+    del junk; gc.collect()
+    freed_only = rss()
+    release_free_memory()
+    print(before, freed_only, rss())
+""")
+
+
+def test_free_pages_go_back_to_the_system_as_under_the_systemd_unit():
+    env = {**os.environ, "PYTHONMALLOC": "malloc"}
+    out = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, check=True)
+    before, freed_only, trimmed = map(int, out.stdout.split())
+    assert before - trimmed > 50_000  # kB: most of the ~100 MB of garbage is released
+    assert trimmed < freed_only
+
+
+def test_the_releaser_trims_only_when_idle_long_enough(monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(memory, "release_free_memory", lambda: calls.append("trim") or True)
+    monkeypatch.setattr(memory.gc, "collect", lambda: calls.append("collect") or 0)
+    now = [0.0]
+    releaser = memory.Releaser(lambda: now[0], interval=1.0, collect_every=10.0)
+    releaser.idle()
+    assert calls == []
+    now[0] = 1.5
+    releaser.idle()
+    releaser.idle()
+    assert calls == ["trim"]
+    now[0] = 11.0
+    releaser.idle()
+    assert calls == ["trim", "collect", "trim"]
+
+
+def test_deploy_unit_runs_python_objects_in_the_trimmable_heap():
+    from firmware_bridge.bench.footprint import unit_environment
+
+    assert unit_environment()["PYTHONMALLOC"] == "malloc"
