@@ -102,7 +102,9 @@ class Settings:
     max_in_hand: int = 8  # missing tokens a pending hand may hold
     max_hypotheses: int = 12  # explanations kept while a move is unfinished
     alternatives_depth: int = 1  # levels searched past the first match for explanations with other outcomes
-    cache_positions: int = 600  # positions (with their projections and children) kept between snapshots
+    cache_positions: int = 150  # positions (with their projections and children) kept between snapshots
+    snapshot_budget: int = 12000  # states expanded per snapshot over every explanation (bounds the worst case)
+    repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
 
 
 class Recogniser:
@@ -337,7 +339,10 @@ class Recogniser:
         closest: list[tuple[int, Hypothesis, Comparison]] = []
         expansions = 0
         for h in self._hyps:  # (each its own search: one that stops at a move in progress leaves others to go on)
-            res = self._search(h, observed)
+            left = self.settings.snapshot_budget - expansions
+            if left <= 0:
+                break  # (explanations are kept best first: the rest are the least likely)
+            res = self._search(h, observed, budget=left)
             expansions += res.expansions
             matches.extend(m for m in res.matches if self._agrees(m))
             partial.extend(p for p in res.partial if self._agrees(p))
@@ -497,9 +502,11 @@ class Recogniser:
         observed: Mapping[str, tuple[str, ...] | int],
         goal: Callable[[State], bool] | None = None,
         visited: set[object] | None = None,
+        budget: int | None = None,
     ) -> SearchResult:
         """Breadth-first over legal decisions, never letting the table drift further from the snapshot."""
         settings = self.settings
+        budget = settings.budget if budget is None else min(budget, settings.budget)
         units = self.view.units
         root = self._node(start.state)
         exp0 = root.exp
@@ -528,7 +535,7 @@ class Recogniser:
                 if node.actions is None:
                     node.actions = state.legal_actions()
                 for action in node.actions:
-                    if result.expansions >= settings.budget:
+                    if result.expansions >= budget:
                         break
                     if plausible is not None and not plausible(state, action, cmp):
                         continue
@@ -558,7 +565,7 @@ class Recogniser:
                     break
                 level = [t for t in nxt if not t[2].exact]
                 continue
-            if result.partial or not nxt or result.expansions >= settings.budget:
+            if result.partial or not nxt or result.expansions >= budget:
                 break  # a move is visibly in progress: the next snapshot will tell more
             level = nxt
         result.closest.sort(key=lambda t: (t[0], len(t[1].path)))
@@ -773,8 +780,12 @@ class Recogniser:
         count-only zones); a later snapshot may show the committed one was not
         what happened. The correction is reported as decisions undone, then accepted.
         """
+        spent = 0
         for mark in reversed(self._turn_marks[:-1]):
-            res = self._search(Hypothesis((), mark.clone()), observed)
+            if spent >= self.settings.repair_budget:
+                break
+            res = self._search(Hypothesis((), mark.clone()), observed, budget=self.settings.repair_budget - spent)
+            spent += res.expansions
             if res.matches:
                 undone = len(self._committed.history) - len(mark.history)
                 while self._turn_marks and self._turn_marks[-1] is not mark:

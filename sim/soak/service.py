@@ -1,0 +1,850 @@
+"""Whole simulated games through the *running* service, with faults at random moments.
+
+The service runs as its own OS process (``aetherlink run --config FILE``); the
+broker is a real mosquitto on a free loopback port; the simulated table sits on
+the far side of real serial ports (pseudo-terminal pairs, ``sim.link.rig``).
+Simulated players (``sim.players.aac.AacTruth``) play An Age Contrived by hand,
+end their turns and answer prompts over MQTT, and now and then make a mistake
+and put it right. Meanwhile a fault thread, at exponentially distributed
+moments, injects one of:
+
+- ``noise``: a burst of corrupted frames and noise bytes on every serial link;
+- ``unplug``: one microcontroller's pty closes (the device disappears) and comes back;
+- ``broker``: mosquitto is killed and restarted on the same port;
+- ``kill``: ``kill -9`` of the service, then a restart that resumes from its journal.
+
+Counted: published-as-accepted moves missing from the journal (``lost_actions``,
+checked after every kill and at the end of each game), legal play refused
+(``false_rejections``), mistakes not flagged (``missed_illegal``), games whose
+final state differs from the truth (``truth_mismatches``), ends of turns where
+the service stood elsewhere than the truth (``desyncs``), Tracebacks or
+unexpected exits of the service (``crashes``) and journals that ``aetherlink
+journal verify`` refuses (``journal_errors``). Any of them makes the exit status 1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+import random
+import secrets
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import msgspec
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+import rules
+from hal.wiring.loader import load_wiring_map
+from rules.aac.state import AacState
+from rules.core.api import State
+from sim.link.faults import LinkFaults
+from sim.link.rig import SerialRig
+from sim.link.virtual_mcu import fast_timing
+from sim.players.aac import AacTruth
+from sim.players.memory import PromptMemory
+from sim.players.mistakes import MistakeBook
+
+FAULT_KINDS = ("noise", "unplug", "broker", "kill")
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+BOARD = "soak"
+
+
+class SoakError(RuntimeError):
+    """The soak itself could not run (no mosquitto, the service never came up)."""
+
+
+class WatchError(RuntimeError):
+    """No response from the service in time (the broker or the service is away)."""
+
+
+# -- talking to the service: only over MQTT, as a phone app would (``sim`` does not import the bridge) --------
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    host: str
+    port: int
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+
+
+def broker_from_url(url: str) -> BrokerAddress:
+    """``mqtt://[user[:password]@]host[:port]`` or ``mqtts://…``."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl") or not parts.hostname:
+        raise SoakError(f"--mqtt-url: expected mqtt://host[:port] or mqtts://host[:port], got {url!r}")
+    tls = parts.scheme in ("mqtts", "ssl")
+    return BrokerAddress(parts.hostname, parts.port or (8883 if tls else 1883),
+                         unquote(parts.username) if parts.username else None,
+                         unquote(parts.password) if parts.password else None, tls)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def normalised(state: State) -> Any:
+    """The engine state's JSON as the service publishes it (``table`` of the state document)."""
+    return msgspec.json.decode(msgspec.json.encode(msgspec.to_builtins(state.to_json(), str_keys=True,
+                                                                          enc_hook=str)))
+
+
+def differing_paths(a: Any, b: Any, path: str = "") -> list[str]:
+    """Where two JSON documents differ (``players[1].came_from``), for a readable note."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: list[str] = []
+        for key in sorted(set(a) | set(b)):
+            out += differing_paths(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [p for i, (x, y) in enumerate(zip(a, b)) for p in differing_paths(x, y, f"{path}[{i}]")]
+    return [] if a == b else [path or "(all)"]
+
+
+class Watcher:
+    """An MQTT client on the board's topics: sends commands, keeps every published move and undo."""
+
+    def __init__(self, broker: BrokerAddress, root: str):
+        self.broker = broker
+        self.root = root
+        self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
+        self._responses: dict[str, dict[str, Any]] = {}
+        self._moves: list[tuple[int, dict[str, Any]]] = []  # (journal seq, action JSON) of every move event
+        self._log: list[tuple[str, Any]] = []  # ("move", action JSON) and ("undo", count), not yet taken
+        self._subscribed = threading.Event()
+        self._ids = itertools.count(1)
+        self._prefix = f"soak-{secrets.token_hex(3)}"
+        self.client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                                  client_id=f"aetherlink-soak-{secrets.token_hex(4)}")
+        if broker.username:
+            self.client.username_pw_set(broker.username, broker.password)
+        if broker.tls:
+            self.client.tls_set()
+        # paho annotates whole seconds but sleeps any float: back within half a second of the broker
+        self.client.reconnect_delay_set(min_delay=0.05, max_delay=0.5)  # type: ignore[arg-type]
+        self.client.on_socket_open = _no_delay
+        self.client.on_connect = self._on_connect
+        self.client.on_subscribe = lambda *args: self._subscribed.set()
+        self.client.on_message = self._on_message
+
+    def start(self, timeout: float = 10.0) -> None:
+        try:
+            self.client.connect(self.broker.host, self.broker.port, keepalive=30)
+        except OSError as exc:
+            raise SoakError(f"cannot reach the MQTT broker at {self.broker.host}:{self.broker.port}: {exc}") from None
+        self.client.loop_start()
+        if not self._subscribed.wait(timeout):
+            raise SoakError("no subscription on the MQTT broker")
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def request(self, command: str, payload: Mapping[str, Any] | None = None, timeout: float = 2.0
+                ) -> dict[str, Any]:
+        transaction = f"{self._prefix}-{next(self._ids)}"
+        self.client.publish(f"{self.root}/request/{command}",
+                            json.dumps({**(payload or {}), "transaction": transaction}), qos=1)
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: transaction in self._responses, timeout):
+                raise WatchError(f"no response to {command!r} within {timeout:.0f} s")
+            return self._responses.pop(transaction)
+
+    def moves(self) -> list[tuple[int, dict[str, Any]]]:
+        with self._lock:
+            return list(self._moves)
+
+    def take_log(self) -> list[tuple[str, Any]]:
+        with self._lock:
+            log, self._log = self._log, []
+        return log
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any = None
+                    ) -> None:
+        if not reason.is_failure:
+            client.subscribe(f"{self.root}/#", qos=1)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        topic = message.topic
+        if not (topic.startswith(f"{self.root}/event/") or topic.startswith(f"{self.root}/response/")):
+            return
+        try:
+            body = json.loads(message.payload)
+        except ValueError:
+            return
+        if not isinstance(body, dict):
+            return
+        with self._arrived:
+            if topic == f"{self.root}/event/move" and isinstance(body.get("action"), dict):
+                if isinstance(body.get("seq"), int):
+                    self._moves.append((body["seq"], body["action"]))
+                self._log.append(("move", body["action"]))
+            elif topic == f"{self.root}/event/undo" and isinstance(body.get("count"), int):
+                self._log.append(("undo", body["count"]))
+            elif topic.startswith(f"{self.root}/response/"):
+                transaction = body.get("transaction")
+                if isinstance(transaction, str) and transaction.startswith(self._prefix):
+                    self._responses[transaction] = body
+                    self._arrived.notify_all()
+
+
+def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def journal_actions(path: Path) -> dict[int, dict[str, Any]]:
+    """The decisions in a journal (seq -> action JSON), read directly from the SQLite file."""
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT seq, body FROM entries WHERE kind = 'action' ORDER BY seq").fetchall()
+    finally:
+        conn.close()
+    out = {}
+    for seq, body in rows:
+        data = json.loads(body)
+        if isinstance(data, dict) and isinstance(data.get("action"), dict):
+            out[int(seq)] = data["action"]
+    return out
+
+
+def verify_journal(path: Path) -> str | None:
+    """``aetherlink journal verify``: the checksum chain and a replay of every game; None when sound."""
+    run = subprocess.run([sys.executable, "-m", "firmware_bridge", "journal", "verify", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    if run.returncode == 0:
+        return None
+    lines = (run.stdout + run.stderr).strip().splitlines()
+    return lines[-1] if lines else f"exit status {run.returncode}"
+
+
+@dataclass
+class ServiceSoakConfig:
+    games: int = 100
+    seed: int = 0
+    players: tuple[int, ...] = (2, 3, 4)
+    fault_rate: float = 6.0  # faults per minute of play
+    kinds: tuple[str, ...] = FAULT_KINDS
+    mistake_every: int = 150  # a deliberate mistake every this many decisions (0: none)
+    max_decisions: int = 0  # stop each game after this many decisions (0: play to the end)
+    each_kind: bool = False  # a truncated game goes on until every fault kind was injected at least once
+    mqtt_url: str | None = None  # an external broker (then no broker restarts)
+    quiet_ms: int = 20
+    decision_wait: float = 0.4  # how long to wait for the service to follow one decision (the turn's end waits)
+    wiring: str = "aac-5p"
+    keep: bool = False  # keep the temporary directory (logs, journals)
+
+
+@dataclass
+class ServiceSoakResult:
+    games: int = 0
+    decisions: int = 0
+    faults: dict[str, int] = field(default_factory=lambda: {k: 0 for k in FAULT_KINDS})
+    lost_actions: int = 0
+    false_rejections: int = 0
+    missed_illegal: int = 0
+    truth_mismatches: int = 0
+    desyncs: int = 0  # ends of turns where the service, in sync, stood somewhere else than the truth
+    crashes: int = 0
+    mistakes: int = 0
+    mistakes_flagged: int = 0
+    mistakes_pending: int = 0
+    prompts: int = 0
+    published_moves: int = 0
+    journal_errors: int = 0  # journals that ``aetherlink journal verify`` refused
+    slow_decisions: int = 0  # decisions the service had not followed within ``decision_wait`` (not an error)
+    service_starts: int = 0
+    recovery_s: list[float] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    echo: Callable[[str], None] | None = None  # shows each note as it happens (long soaks)
+
+    def note(self, text: str) -> None:
+        if self.echo is not None:
+            self.echo(f"  problem: {text}")
+        if len(self.notes) < 200:
+            self.notes.append(text)
+
+    def errors(self) -> int:
+        return (self.lost_actions + self.false_rejections + self.missed_illegal + self.truth_mismatches
+                + self.crashes + self.journal_errors + self.desyncs)
+
+    def figures(self) -> dict[str, Any]:
+        rec = sorted(self.recovery_s) or [0.0]
+        return {
+            "games": self.games, "decisions": self.decisions,
+            "faults_injected": sum(self.faults.values()), "faults": dict(self.faults),
+            "lost_actions": self.lost_actions, "false_rejections": self.false_rejections,
+            "missed_illegal": self.missed_illegal, "truth_mismatches": self.truth_mismatches, "desyncs": self.desyncs,
+            "crashes": self.crashes, "journal_errors": self.journal_errors,
+            "mistakes_injected": self.mistakes, "mistakes_flagged": self.mistakes_flagged,
+            "mistakes_pending": self.mistakes_pending,
+            "prompts": self.prompts, "published_moves": self.published_moves, "slow_decisions": self.slow_decisions,
+            "service_starts": self.service_starts,
+            "kill_recovery_s_max": round(rec[-1], 2),
+            "wall_seconds": round(self.wall_seconds, 1),
+        }
+
+
+# -- the broker ------------------------------------------------------------------------------------
+
+
+def _port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+class Mosquitto:
+    """A mosquitto on a loopback port that can be killed and restarted on the same port."""
+
+    def __init__(self, directory: Path):
+        if not Path(MOSQUITTO).exists():
+            raise SoakError("mosquitto is not installed (needed for broker restarts; or give --mqtt-url)")
+        self.port = free_port()
+        self.conf = directory / "mosquitto.conf"
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                             "log_dest none\n")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL, start_new_session=True)
+            while time.monotonic() < deadline and self.process.poll() is None:
+                if _port_open("127.0.0.1", self.port):
+                    return
+                time.sleep(0.02)
+            if self.process.poll() is None:
+                break
+            time.sleep(0.1)  # the port is still held: try again
+        raise SoakError(f"mosquitto did not start on port {self.port}")
+
+    def kill(self) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait(5)
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+
+
+# -- the service process ---------------------------------------------------------------------------
+
+
+class ServiceProcess:
+    """``aetherlink run`` in its own process; each run's stderr goes to its own log file."""
+
+    def __init__(self, config: Path, directory: Path):
+        self.config = config
+        self.directory = directory
+        self.process: subprocess.Popen[bytes] | None = None
+        self.logs: list[Path] = []
+        self.unexpected_exits: list[int] = []
+
+    def start(self) -> None:
+        log = self.directory / f"service-{len(self.logs) + 1}.log"
+        self.logs.append(log)
+        env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
+        env.pop("AETHERLINK_CONFIG", None)
+        with open(log, "wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "firmware_bridge", "run", "--config", str(self.config),
+                 "--log-level", "INFO"],
+                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def check_exit(self) -> int | None:
+        """The exit status if the service stopped on its own (it never should)."""
+        if self.process is not None and self.process.poll() is not None:
+            code = self.process.returncode
+            self.unexpected_exits.append(code)
+            self.process = None
+            return code
+        return None
+
+    def kill9(self) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(10)
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+    def tracebacks(self) -> list[str]:
+        found = []
+        for log in self.logs:
+            text = log.read_text(errors="replace") if log.exists() else ""
+            for i, line in enumerate(text.splitlines()):
+                if line.startswith("Traceback"):
+                    found.append(f"{log.name}:{i + 1}")
+        return found
+
+
+# -- one game ----------------------------------------------------------------------------------------
+
+
+class ServiceGame:
+    def __init__(self, cfg: ServiceSoakConfig, players: int, seed: int, directory: Path, broker: BrokerAddress,
+                 mosquitto: Mosquitto | None, result: ServiceSoakResult, say: Callable[[str], None]):
+        self.cfg = cfg
+        self.players = players
+        self.seed = seed
+        self.dir = directory
+        self.broker = broker
+        self.mosquitto = mosquitto
+        self.result = result
+        self.say = say
+        self.game = rules.load("aac")
+        state = self.game.new_game(players=players, seed=seed, options={})
+        assert isinstance(state, AacState)
+        self.rng = random.Random(seed * 7919 + players)
+        self.fault_rng = random.Random(seed * 104729 + 17)
+        self.wiring = load_wiring_map(cfg.wiring)
+        self.truth = AacTruth(state, self.rng, self.wiring.specs())
+        self.link_faults = LinkFaults()
+        self.rig = SerialRig(self.truth.table, self.wiring, directory, faults=self.link_faults,
+                             timing=fast_timing(), seed=seed)
+        self.journal_path = directory / "journal.sqlite"
+        self.service: ServiceProcess | None = None
+        self.watcher: Watcher | None = None
+        self.memory = PromptMemory()
+        self.book = MistakeBook(self.rng)
+        self.next_mistake = cfg.mistake_every
+        self.published: dict[int, dict[str, Any]] = {}  # journal seq -> action JSON, from the move events
+        self.service_lock = threading.RLock()  # held while the service is being killed and restarted
+        self.calm = threading.Lock()  # held by the player while making a mistake: no faults then
+        self.fault_active = threading.Event()
+        self.recovered_at = 0.0
+        self.stop_faults = threading.Event()
+        self.kind_cycle: list[str] = []
+        self.injected: set[str] = set()
+        self.decisions = 0
+        self._in_sync = True
+
+    # -- set up --------------------------------------------------------------------------------------
+    def _write_config(self) -> Path:
+        b = self.broker
+        lines = [
+            "[board]", f'id = "{BOARD}"', 'name = "Aetherlink soak"',
+            "[game]", 'name = "aac"', f"players = {self.players}", f"seed = {self.seed}",
+            "[hal]", 'backend = "mcu"', f'wiring = "{self.cfg.wiring}"', f"quiet_ms = {self.cfg.quiet_ms}",
+            "agreeing_scans = 3",
+            "[hal.ports]", *[f'{dev} = "{path}"' for dev, path in self.rig.ports.items()],
+            "[mqtt]", f'host = "{b.host}"', f"port = {b.port}", 'embedded = "never"', "discovery = false",
+            *(["tls = true"] if b.tls else []),
+            "reconnect_min_s = 0.1", "reconnect_max_s = 0.5",
+            *([f"username = {json.dumps(b.username)}"] if b.username else []),
+            *([f"password = {json.dumps(b.password)}"] if b.password else []),
+            "[journal]", f'path = "{self.journal_path}"',
+        ]
+        path = self.dir / "config.toml"
+        path.write_text("\n".join(lines) + "\n")
+        return path
+
+    def run(self) -> None:
+        faults = threading.Thread(target=self._faults, name="soak-faults", daemon=True)
+        try:
+            self.rig.start()
+            self.service = ServiceProcess(self._write_config(), self.dir)
+            self.service.start()
+            self.result.service_starts += 1
+            self.watcher = Watcher(self.broker, f"aetherlink/{BOARD}")
+            self.watcher.start()
+            doc = self.ask("status", timeout=60.0).get("data", {}).get("state") or {}
+            self._settle(doc, final=True)
+            faults.start()
+            self._play()
+        finally:
+            self.stop_faults.set()
+            if faults.is_alive():
+                faults.join(30)
+            self._finish()
+
+    # -- asking the service over MQTT (retried through broker restarts and service kills) ------------
+    def ask(self, command: str, payload: Mapping[str, Any] | None = None, timeout: float = 60.0
+            ) -> dict[str, Any]:
+        assert self.watcher is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            self._check_service()
+            try:
+                return self.watcher.request(command, payload, timeout=2.0)
+            except WatchError:
+                if time.monotonic() > deadline:
+                    raise SoakError(f"the service did not answer {command!r} within {timeout:.0f} s") from None
+
+    def status(self) -> dict[str, Any]:
+        state = (self.ask("status").get("data") or {}).get("state")
+        if not isinstance(state, dict):
+            raise SoakError("status answered without a state")
+        self._follow_log()
+        return state
+
+    def _follow_log(self) -> None:
+        assert self.watcher is not None
+        for kind, value in self.watcher.take_log():
+            if kind == "move":
+                self.memory.accept([self.game.action_from_json(value)])
+            else:
+                self.memory.accept([], int(value))
+
+    def _check_service(self) -> None:
+        """A service that stopped without being killed is a crash: count it and start it again."""
+        with self.service_lock:
+            assert self.service is not None
+            if self.service.process is None:
+                return  # being restarted by the fault thread
+            code = self.service.check_exit()
+            if code is not None:
+                self.result.crashes += 1
+                self.result.note(f"game seed {self.seed}: the service exited by itself with status {code}")
+                self.service.start()
+                self.result.service_starts += 1
+
+    # -- playing -----------------------------------------------------------------------------------------
+    def _play(self) -> None:
+        truth = self.truth
+        step_s = self.cfg.quiet_ms / 1000 * 1.5 + 0.02
+        turn_over = True  # a truncated game stops only between turns, where the service must agree
+        while not truth.state.is_terminal():
+            if (self.cfg.max_decisions and self.decisions >= self.cfg.max_decisions and turn_over
+                    and not (self.cfg.each_kind and self.injected < set(self.cfg.kinds))):
+                break
+            seat = truth.state.current_player
+            if (seat >= 0 and self.cfg.mistake_every and self.decisions >= self.next_mistake):
+                self._mistake()
+            action = truth.choose()
+            motions = truth.apply(action)
+            self.decisions += 1
+            for step, _held in truth.steps(motions):
+                with self.rig.lock:
+                    truth.perform(step)
+                time.sleep(step_s)
+            ended = truth.state.is_terminal() or truth.state.current_player != seat
+            self._settle(self.status(), final=False)
+            turn_over = seat >= 0 and ended
+            if turn_over:
+                # refused when the controller saw the turn end already from the next player's hands
+                self.ask("end_turn", {"seat": seat})
+                self._settle(self.status(), final=True, when=f"the end of turn {truth.state.turn_number}")
+
+    def _disturbed(self) -> bool:
+        return self.fault_active.is_set() or time.monotonic() < self.recovered_at + 3.0
+
+    def _settle(self, doc: dict[str, Any], *, final: bool, when: str = "") -> dict[str, Any]:
+        """Answer prompts and wait until the service stands where the truth does.
+
+        ``final``: at the end of a turn the service must agree with the truth (else it is a false
+        rejection or a mismatch); after a single decision a pending verdict is acceptable."""
+        patience = 12.0 if final else self.cfg.decision_wait
+        deadline = time.monotonic() + patience
+        truth_doc = normalised(self.truth.state)
+        while True:
+            prompts = doc.get("prompts") or []
+            if prompts:
+                doc = self._answer(prompts[0])
+                continue
+            sync = doc.get("sync") or {}
+            in_sync = bool(sync.get("in_sync", True))
+            if in_sync and not sync.get("pending") and doc.get("table") == truth_doc:
+                self.memory.agreed(len(self.truth.state.history))
+                self._in_sync = True
+                return doc
+            if self._disturbed():
+                deadline = max(deadline, time.monotonic() + patience)
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.03)
+            doc = self.status()
+        if not final and in_sync:
+            self.result.slow_decisions += 1
+            return doc  # pending or not seen yet: judged at the end of the turn
+        if not in_sync:
+            self.result.false_rejections += 1
+            refusal = doc.get("refusal") or {}
+            self.result.note(f"game seed {self.seed}, decision {self.decisions}: legal play refused: "
+                             f"{refusal.get('reason') or sync.get('differences')}")
+        else:
+            self.result.desyncs += 1
+            where = ", ".join(differing_paths(doc.get("table"), truth_doc)[:4])
+            self.result.note(f"game seed {self.seed}: at {when or 'a decision'} the service's game differs "
+                             f"from the truth ({where}; pending {sync.get('pending')})")
+        self._resync()
+        return self.status()
+
+    def _resync(self) -> None:
+        """Staff put it right: the controller is told to take the table as it is."""
+        self.ask("resync")
+        self.memory = PromptMemory()
+        self.memory.agreed(len(self.truth.state.history))
+
+    def _answer(self, prompt: dict[str, Any]) -> dict[str, Any]:
+        options: list[tuple[str, rules.Action]] = []
+        for option in prompt.get("options") or []:
+            actions = option.get("actions") or []
+            if actions and actions[0] is not None:
+                options.append((option["key"], self.game.action_from_json(actions[0])))
+        key = self.truth.answer(str(prompt.get("context", "")), options, self.memory) or prompt["options"][0]["key"]
+        self.result.prompts += 1
+        self.ask("answer", {"prompt": prompt["id"], "key": key})
+        return self.status()
+
+    def _mistake(self) -> None:
+        self.next_mistake = self.decisions + self.cfg.mistake_every
+        with self.calm:
+            while self._disturbed():
+                time.sleep(0.05)
+            mistake = self.book.pick(self.truth)
+            if mistake is None:
+                return
+            self.result.mistakes += 1
+            with self.rig.lock:
+                fix = mistake.do(self.truth)
+            flagged = pending = False
+            deadline = time.monotonic() + 4.0
+            while time.monotonic() < deadline:
+                doc = self.status()
+                sync = doc.get("sync") or {}
+                if not sync.get("in_sync", True) or doc.get("refusal"):
+                    flagged = True
+                    break
+                pending = bool(sync.get("pending"))
+                time.sleep(0.05)
+            if flagged:
+                self.result.mistakes_flagged += 1
+            elif pending:  # not accepted either: held until the player says more (as ``soak games`` counts it)
+                self.result.mistakes_pending += 1
+            else:
+                self.result.missed_illegal += 1
+                self.result.note(f"game seed {self.seed}: mistake not flagged: {mistake.name} ({mistake.rule})")
+            for step in fix:
+                with self.rig.lock:
+                    self.truth.perform(step)
+                time.sleep(self.cfg.quiet_ms / 1000 * 1.5 + 0.02)
+            deadline = time.monotonic() + 6.0
+            while True:
+                doc = self.status()
+                if (doc.get("sync") or {}).get("in_sync", True) and not doc.get("refusal"):
+                    break
+                if time.monotonic() > deadline:
+                    self.result.note(f"game seed {self.seed}: still out of sync after putting right {mistake.name}")
+                    self._resync()
+                    break
+                time.sleep(0.05)
+
+    # -- faults ------------------------------------------------------------------------------------------
+    def _next_kind(self) -> str:
+        if not self.kind_cycle:
+            self.kind_cycle = list(self.cfg.kinds)
+            self.fault_rng.shuffle(self.kind_cycle)
+        return self.kind_cycle.pop()
+
+    def _faults(self) -> None:
+        mean = 60.0 / self.cfg.fault_rate if self.cfg.fault_rate > 0 else 0.0
+        if not mean or not self.cfg.kinds:
+            return
+        while not self.stop_faults.wait(self.fault_rng.expovariate(1.0 / mean)):
+            with self.calm:
+                if self.stop_faults.is_set():
+                    return
+                kind = self._next_kind()
+                self.fault_active.set()
+                try:
+                    getattr(self, f"_fault_{kind}")()
+                    self.result.faults[kind] += 1
+                    self.injected.add(kind)
+                except Exception as exc:  # a fault that could not be injected is reported, not fatal
+                    self.result.note(f"game seed {self.seed}: fault {kind} failed: {exc!r}")
+                finally:
+                    self.recovered_at = time.monotonic()
+                    self.fault_active.clear()
+
+    def _fault_noise(self) -> None:
+        f = self.link_faults
+        f.corrupt_frame_rate, f.noise_rate, f.drop_frame_rate = 0.25, 0.002, 0.05
+        time.sleep(self.fault_rng.uniform(0.1, 0.6))
+        f.corrupt_frame_rate = f.noise_rate = f.drop_frame_rate = 0.0
+
+    def _fault_unplug(self) -> None:
+        device = self.fault_rng.choice(sorted(self.rig.mcus))
+        self.rig.unplug(device)
+        time.sleep(self.fault_rng.uniform(0.1, 1.5))
+        self.rig.replug(device)
+
+    def _fault_broker(self) -> None:
+        if self.mosquitto is None:
+            raise SoakError("no broker restarts on an external broker")
+        self.mosquitto.kill()
+        time.sleep(self.fault_rng.uniform(0.1, 1.5))
+        self.mosquitto.start()
+
+    def _fault_kill(self) -> None:
+        assert self.service is not None
+        with self.service_lock:
+            started = time.monotonic()
+            if self.service.process is None or not self.service.alive():
+                self._check_service()
+            self.service.kill9()
+            self._check_journal("after a kill -9")
+            time.sleep(self.fault_rng.uniform(0.0, 0.5))
+            self.service.start()
+            self.result.service_starts += 1
+        # ready again: the status round trip answers once the journal is replayed
+        assert self.watcher is not None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                self.watcher.request("status", timeout=2.0)
+                self.result.recovery_s.append(time.monotonic() - started)
+                return
+            except WatchError:
+                self._check_service()
+        raise SoakError("the service did not come back after kill -9")
+
+    # -- checks ------------------------------------------------------------------------------------------
+    def _check_journal(self, when: str) -> None:
+        """Every move published as accepted must be in the journal, with the same action."""
+        assert self.watcher is not None
+        self.published.update(self.watcher.moves())
+        try:
+            rows = journal_actions(self.journal_path)
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self.result.lost_actions += len(self.published)
+            self.result.note(f"game seed {self.seed}: journal unreadable {when}: {exc}")
+            return
+        for seq, action in sorted(self.published.items()):
+            if rows.get(seq) != action:
+                self.result.lost_actions += 1
+                self.result.note(f"game seed {self.seed}: published move seq {seq} missing from the journal {when}")
+
+    def _finish(self) -> None:
+        result = self.result
+        try:
+            if self.service is not None and self.watcher is not None:
+                doc = self._settle(self.status(), final=True, when="the end of the game")
+                if doc.get("table") != normalised(self.truth.state):
+                    result.truth_mismatches += 1
+                    where = ", ".join(differing_paths(doc.get("table"), normalised(self.truth.state))[:4])
+                    result.note(f"game seed {self.seed}: final state differs from the truth ({where})")
+        except SoakError as exc:
+            result.truth_mismatches += 1
+            result.note(f"game seed {self.seed}: no final state: {exc}")
+        finally:
+            if self.service is not None:
+                with self.service_lock:
+                    code = self.service.check_exit()
+                    if code is not None:
+                        result.crashes += 1
+                        result.note(f"game seed {self.seed}: the service exited by itself with status {code}")
+                    self.service.stop()
+                self._check_journal("at the end of the game")
+                problem = verify_journal(self.journal_path)
+                if problem is not None:
+                    result.journal_errors += 1
+                    result.note(f"game seed {self.seed}: aetherlink journal verify: {problem}")
+                result.published_moves += len(self.published)
+                for where in self.service.tracebacks():
+                    result.crashes += 1
+                    result.note(f"game seed {self.seed}: Traceback in the service's log at {where}")
+            if self.watcher is not None:
+                self.watcher.stop()
+            self.rig.stop()
+            result.games += 1
+            result.decisions += self.decisions
+
+
+# -- the whole soak ---------------------------------------------------------------------------------------
+
+
+def run_service_soak(cfg: ServiceSoakConfig, say: Callable[[str], None] = lambda s: None) -> ServiceSoakResult:
+    result = ServiceSoakResult(echo=say)
+    started = time.monotonic()
+    tmp = Path(tempfile.mkdtemp(prefix="aetherlink-soak-service-"))
+    mosquitto: Mosquitto | None = None
+    kinds = cfg.kinds
+    try:
+        if cfg.mqtt_url:
+            broker = broker_from_url(cfg.mqtt_url)
+            if "broker" in kinds:
+                kinds = tuple(k for k in kinds if k != "broker")
+                say("an external broker is not restarted: no broker faults")
+        else:
+            mosquitto = Mosquitto(tmp)
+            mosquitto.start()
+            broker = BrokerAddress("127.0.0.1", mosquitto.port)
+        game_cfg = ServiceSoakConfig(**{**cfg.__dict__, "kinds": kinds})
+        for n in range(cfg.games):
+            players = cfg.players[n % len(cfg.players)]
+            seed = cfg.seed + n
+            directory = tmp / f"game-{n + 1}"
+            directory.mkdir()
+            if mosquitto is not None and mosquitto.process is None:
+                mosquitto.start()
+            game = ServiceGame(game_cfg, players, seed, directory, broker, mosquitto, result, say)
+            _run_game(game)
+            result.wall_seconds = time.monotonic() - started
+            say(f"  {n + 1}/{cfg.games} games, {result.decisions} decisions, "
+                f"faults {sum(result.faults.values())} {result.faults}, errors {result.errors()}, "
+                f"{result.wall_seconds:.0f} s")
+    finally:
+        if mosquitto is not None:
+            mosquitto.stop()
+        if cfg.keep:
+            say(f"logs and journals kept in {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    result.wall_seconds = time.monotonic() - started
+    return result
+
+
+def _run_game(game: ServiceGame) -> None:
+    before = game.result.truth_mismatches
+    try:
+        game.run()
+    except (SoakError, WatchError) as exc:
+        if game.result.truth_mismatches == before:  # not already counted by the final comparison
+            game.result.truth_mismatches += 1
+        game.result.note(f"game seed {game.seed}: abandoned: {exc}")

@@ -1,0 +1,121 @@
+"""An Age Contrived at a sensed table: the generic recogniser decides from snapshots only.
+
+Sim players (``sim.players.aac``) move tokens on the simulated table; the recogniser sees
+what the wiring map's sensors report (``DirectBackend``) and must arrive where the players are.
+Rulebook references: "Redoing actions" (p. 12: a player may take back actions of the current
+turn), the turn structure (p. 11-16) and every decision the engine names.
+"""
+
+from __future__ import annotations
+
+from rules.aac.state import AacState
+from rules.core.physical import Snapshot
+from sim.players.aac import digest
+from sim.soak.games import TableGame, wiring_for
+
+
+def table(players: int = 2, seed: int = 1, fidelity: str = "identity", mistakes: float = 0.0) -> TableGame:
+    return TableGame(players, seed, wiring_for(fidelity), mistake_rate=mistakes)
+
+
+def snapshot(game: TableGame) -> Snapshot:
+    return Snapshot(0, game.backend.readings())
+
+
+def test_a_whole_game_at_a_full_identity_table_with_mistakes_and_prompts():
+    """Every legal decision accepted, every mistake refused and put right, the final position exact."""
+    game = table(2, seed=1, mistakes=0.02)
+    game.play()
+    t = game.totals
+    assert t.games == 1 and t.decisions > 300
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+    assert t.mistakes > 0 and t.recovered == t.mistakes
+    # (an illegal placement that is also the start of a legal move is held pending, not refused, until the
+    # move goes elsewhere: the soak counts it as not flagged; here 1 of 19)
+    assert t.flagged >= 0.9 * t.mistakes, t.notes
+    assert t.prompts > 0  # choices the table cannot show were asked, answered, and came out right
+
+
+def test_putting_the_table_back_redoes_the_turn():
+    """Redoing actions (p. 12): the table put back as it was earlier in the turn rolls the game back."""
+    game = table(2, seed=3)
+    truth = game.truth
+    while True:  # a player in the middle of a turn with something visible done
+        game.step()
+        st = truth.state
+        if st.current_player >= 0 and st.frames and st.frames[-1]["t"] != "turn" and not game.verdict.pending:
+            break
+    before_table, before = snapshot(game), truth.state.clone()
+    seat = before.current_player
+    for _ in range(10):  # the same player goes on until the table shows something new
+        game.step()
+        if truth.state.current_player != seat or snapshot(game).readings != before_table.readings:
+            break
+    committed = len(game.recogniser.state.history)
+    assert committed > len(before.history) or game.verdict.pending
+    verdict = game.recogniser.observe(before_table)
+    assert verdict.in_sync and not verdict.refusal
+    rec = game.recogniser.state
+    assert isinstance(rec, AacState)
+    assert digest(rec) == digest(before)
+    assert verdict.undone == committed - len(before.history)
+
+
+def test_a_hand_holding_tokens_for_several_seconds_is_a_move_in_progress():
+    """Tokens lifted and not yet put down: nothing is decided, nothing refused, however long it takes."""
+    game = table(3, seed=5)
+    truth = game.truth
+    for _ in range(40):
+        game.step()
+    accepted_before = len(game.recogniser.state.history)
+    # the next decision, carried out up to its first lift, then held
+    action = truth.choose()
+    motions = truth.apply(action)
+    steps = list(truth.steps(motions))
+    lifts = [s for s, _ in steps if s.kind == "lift"]
+    if not lifts:  # pick a decision that lifts something
+        for s, _ in steps:
+            truth.perform(s)
+        action = truth.choose()
+        steps = list(truth.steps(truth.apply(action)))
+    first = next(i for i, (s, _) in enumerate(steps) if s.kind == "lift")
+    for s, _ in steps[: first + 1]:
+        truth.perform(s)
+    held = snapshot(game)
+    for _ in range(5):  # the same snapshot, again and again, while the hand waits
+        verdict = game.recogniser.observe(held)
+        assert verdict.in_sync and verdict.pending and verdict.refusal is None
+    assert len(game.recogniser.state.history) <= accepted_before + 1
+    for s, _ in steps[first + 1:]:
+        truth.perform(s)
+    game.recogniser.observe(snapshot(game))
+    rec = game.recogniser
+    # the decision (and whatever the engine did after it) is explained once the hand is empty
+    assert any(digest(h.state) == digest(truth.state) for h in rec._hyps) or digest(rec.state) == digest(truth.state)
+
+
+def _first_turns(fidelity: str, seed: int, turns: int) -> TableGame:
+    game = table(2, seed=seed, fidelity=fidelity)
+    while game.truth.state.turns_done < turns and not game.truth.state.is_terminal():
+        game.step()
+    return game
+
+
+def test_presence_only_sensors_follow_the_opening_turns():
+    """A cheaper table (presence only: which slots are full, not which energy; pools unsensed): the
+    opening turns are recognised, asking which energy when the sensors cannot say.
+
+    (Presence-only tables are not reliable yet: most games go wrong within a few turns; see
+    docs/performance.md. This checks the part that works does not regress.)"""
+    game = _first_turns("presence", 1, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert t.prompts > 0
+
+
+def test_mixed_sensors_follow_the_opening_turns():
+    """Identity on the Devices' tiles and action spaces, presence on energy slots, counted zones."""
+    game = _first_turns("mixed", 2, 12)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert t.prompts > 0
