@@ -34,6 +34,25 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
+def accepts(host: str, port: int, timeout: float = 0.2) -> bool:
+    """Is a server listening there (a broker up, or back after a restart)?"""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def mosquitto_binary() -> str | None:
+    """The mosquitto executable (Debian puts it in /usr/sbin, often not on a user's PATH)."""
+    import shutil
+
+    found = shutil.which("mosquitto")
+    if found is None and os.path.exists("/usr/sbin/mosquitto"):
+        found = "/usr/sbin/mosquitto"
+    return found
+
+
 def watch_hint(port: int, base_topic: str = "aetherlink", host: str = "127.0.0.1") -> str:
     """How to watch the board's topics from a shell."""
     return f"mosquitto_sub -h {host} -p {port} -t '{base_topic}/#' -v"

@@ -8,9 +8,7 @@ used instead, and the result says so (``broker_impl``).
 from __future__ import annotations
 
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -19,26 +17,12 @@ from pathlib import Path
 from types import TracebackType
 from urllib.parse import urlsplit
 
-from firmware_bridge.broker import EmbeddedBroker, free_port
+from firmware_bridge.broker import EmbeddedBroker, free_port, mosquitto_binary
+from firmware_bridge.broker import accepts as _accepts
 
 
 class BenchBrokerError(RuntimeError):
     pass
-
-
-def mosquitto_binary() -> str | None:
-    found = shutil.which("mosquitto")
-    if found is None and os.path.exists("/usr/sbin/mosquitto"):
-        found = "/usr/sbin/mosquitto"
-    return found
-
-
-def _accepts(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=0.2):
-            return True
-    except OSError:
-        return False
 
 
 @dataclass

@@ -20,7 +20,7 @@ import msgspec
 import rules
 from firmware_bridge.commands.play import summary
 from firmware_bridge.demo.stack import DemoStack, StackSettings
-from firmware_bridge.demo.tally import Pace, Tally
+from firmware_bridge.demo.tally import Pace, Tally, refused_legal_play
 from firmware_bridge.service.seams import Publisher
 from firmware_bridge.service.views import table_json
 from hal.wiring.loader import load_wiring_map
@@ -152,16 +152,7 @@ class AacDemo:
             if not prompts:
                 break
             doc = self._answer(prompts[0])
-        sync = doc.get("sync") or {}
-        in_sync = bool(sync.get("in_sync", True))
-        if not in_sync and self._in_sync:
-            self.tally.false_rejections += 1
-            refusal = doc.get("refusal") or {}
-            self.tally.note(f"legal play refused: {refusal.get('reason') or sync.get('differences')}")
-            self.stack.request("resync")
-            doc = self.stack.barrier()
-            in_sync = bool((doc.get("sync") or {}).get("in_sync", True))
-        self._in_sync = in_sync
+        doc, self._in_sync = refused_legal_play(self.stack, self.tally, doc, self._in_sync)
         return doc
 
     def _answer(self, prompt: dict[str, Any]) -> dict[str, Any]:

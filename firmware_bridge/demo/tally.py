@@ -43,3 +43,18 @@ class Pace:
     def pause(self) -> None:
         if self.seconds > 0:
             time.sleep(self.seconds * self.rng.uniform(0.6, 1.4))
+
+
+def refused_legal_play(stack: Any, tally: Tally, doc: dict[str, Any], was_in_sync: bool) -> tuple[dict[str, Any], bool]:
+    """The players played legally (the demo makes its mistakes on purpose): a table out of sync now is a
+    false rejection, counted and noted; the demo asks the service to resync, as staff would."""
+    sync = doc.get("sync") or {}
+    in_sync = bool(sync.get("in_sync", True))
+    if not in_sync and was_in_sync:
+        tally.false_rejections += 1
+        refusal = doc.get("refusal") or {}
+        tally.note(f"legal play refused: {refusal.get('reason') or sync.get('differences')}")
+        stack.request("resync")
+        doc = stack.barrier()
+        in_sync = bool((doc.get("sync") or {}).get("in_sync", True))
+    return doc, in_sync

@@ -26,7 +26,7 @@ import rules
 from firmware_bridge.commands.play import summary
 from firmware_bridge.demo.aac import differing_paths, normalised
 from firmware_bridge.demo.stack import DemoStack, StackSettings
-from firmware_bridge.demo.tally import Pace, Tally
+from firmware_bridge.demo.tally import Pace, Tally, refused_legal_play
 from firmware_bridge.service.seams import Publisher
 from firmware_bridge.service.timekeeping import VirtualClock
 from hal.wiring.loader import load_wiring_map
@@ -213,17 +213,8 @@ class ToeDemo:
                 doc = self._answer(prompts[0])
                 continue
             break
-        sync = doc.get("sync") or {}
-        in_sync = bool(sync.get("in_sync", True))
-        if not in_sync and self._in_sync:
-            self.tally.false_rejections += 1
-            refusal = doc.get("refusal") or {}
-            self.tally.note(f"legal play refused: {refusal.get('reason') or sync.get('differences')}")
-            self.stack.request("resync")
-            doc = self.stack.barrier()
-            in_sync = bool((doc.get("sync") or {}).get("in_sync", True))
-        self._in_sync = in_sync
-        if in_sync and not sync.get("pending"):
+        doc, self._in_sync = refused_legal_play(self.stack, self.tally, doc, self._in_sync)
+        if self._in_sync and not (doc.get("sync") or {}).get("pending"):
             self._compare(doc, f"decision {self.tally.decisions}")
         return doc
 

@@ -114,8 +114,9 @@ def open_page(browser: Any) -> Iterator[Callable[..., Any]]:
         page.on("console", lambda m: page.problems.append(f"console {m.type}: {m.text}")
                 if m.type in ("error", "warning") and not reconnecting(m) else None)
         page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
+        # (a request still in flight when the test reloads or leaves the page is aborted by the browser)
         page.on("requestfailed", lambda r: page.problems.append(f"request failed: {r.url} {r.failure}")
-                if "/api/events" not in r.url else None)
+                if "/api/events" not in r.url and r.failure != "net::ERR_ABORTED" else None)
         page.goto(url)
         if wait:
             page.wait_for_selector(wait)
