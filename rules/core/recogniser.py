@@ -696,7 +696,7 @@ class Recogniser:
         deciders = {h.path[index][0] for h in hyps if len(h.path) > index}
         if not deciders or len(hyps) > self.settings.max_hypotheses // 2:
             return True
-        return all(h.state.is_terminal() or h.state.current_player not in deciders for h in hyps)
+        return all(h.state.is_terminal() or not (_deciders(h.state) & deciders) for h in hyps)
 
     def _pending(self) -> bool:
         return any(h.path for h in self._hyps) or len(self._hyps) > 1
@@ -882,6 +882,13 @@ class Recogniser:
 
 
 _FLEX_SENTINEL: frozenset[str] = frozenset()
+
+
+def _deciders(state: State) -> set[int]:
+    """Who may decide now: the current player, or at a simultaneous node every seat with a legal action."""
+    if state.current_player != SIMULTANEOUS:
+        return {state.current_player}
+    return {state.decider_of(a) for a in state.legal_actions()}
 
 
 def _who(state: State, decider: int, action: Action) -> int:

@@ -62,3 +62,14 @@ def test_the_virtual_clock_can_keep_the_pace_of_a_real_table():
     clock.advance_to(30.0)
     clock.advance_to(10.0)  # never backwards
     assert clock.now() == 30.0 and slept == [0.5]
+
+
+def test_a_seat_telling_done_while_another_hand_is_in_the_air_is_not_asked_about():
+    """Regression (4 players, seed 188): red deployed and told "done" while orange still held a Clan.
+    The recogniser kept "red deployed, then done" and "red done" (the table was mid-move), and asked
+    red to choose between them although red could still act: a question nobody could answer right,
+    then a refusal of the next legal move. In real time a seat that can still act is not asked;
+    the next snapshot tells the explanations apart."""
+    totals = SoakTotals()
+    ToeTableGame(4, 188, wiring_for("identity"), None, totals, Options(mistake_rate=0.005)).play()
+    clean(totals.summary())
