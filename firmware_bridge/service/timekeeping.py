@@ -154,6 +154,9 @@ class TimeKeeping:
             self._cue_until, self._paused = None, False
             make = getattr(session.game, "make_timekeeper", None) if session is not None else None
             self._keeper = make(session.state) if make is not None and session is not None else None
+            resume = getattr(self._keeper, "resume_from", None)
+            if resume is not None and session is not None:
+                resume(session.state, self.clock.now())  # a game resumed from the journal mid-age
         return self._keeper
 
     @property

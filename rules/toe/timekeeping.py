@@ -39,6 +39,20 @@ class Timekeeper:
         return cls(age_seconds=float(r.age_seconds), cue_seconds=tuple(float(s) for s in state.table.cue_seconds),
                    timer_seconds=float(r.timer_seconds), auto_start=auto_start)
 
+    def resume_from(self, state: ToeState, now: float) -> None:
+        """Take over an age already under way (the service restarted mid-age).
+
+        The journal holds decisions, not times: the age clock restarts at the last cue heard (at
+        most 3 minutes are played again) and each running sand timer gets its full 30 s. Without
+        this the clock would stay at 0 and the age would never end."""
+        d = state.data
+        if d.phase != "action" or d.initiation or d.clock not in ("running", "paused") or self.started is not None:
+            return
+        heard = self.cue_seconds[d.cues - 1] if 0 < d.cues <= len(self.cue_seconds) else 0.0
+        self.started, self.paused_total = now - heard, 0.0
+        self.paused_at = now if d.clock == "paused" else None
+        self.flipped = {(seat, i): heard for seat, i, t in state.table.timers() if t.running}
+
     def age_clock(self, now: float) -> float:
         """Seconds of the age clock at ``now`` (0 before the start gong; frozen while paused)."""
         if self.started is None:

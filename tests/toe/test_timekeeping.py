@@ -82,3 +82,21 @@ def test_a_simulated_real_time_game(players):
     assert all(3 * 20 <= n <= 3 * 36 for n in places), places
     cues = [a.args[0] for _, a in st.history if a.kind == "cue"]
     assert cues == [0, 180, 360, 540] * 3
+
+
+def test_a_keeper_taking_over_mid_age_starts_from_the_last_cue_heard():
+    """A restarted service: the age goes on from the last cue (here minute 3), running timers get
+    their 30 s again, and a paused table stays paused."""
+    st = through_preparation(new(2))
+    for action in (Action("cue", (0,)), Action("place", (0, 0, "ideas", 0)), Action("cue", (180,))):
+        st.apply(action)
+    tk = Timekeeper.for_state(st)
+    assert tk.age_clock(1000.0) == 0.0  # a fresh keeper knows nothing of the age
+    tk.resume_from(st, 1000.0)
+    assert tk.age_clock(1000.0) == pytest.approx(180.0)
+    assert tk.due(st, 1029.0) == [] and tk.due(st, 1030.0) == [Action("out", (0, 0))]
+    assert tk.next_due(st, 1000.0) == pytest.approx(1030.0)
+    st.apply(Action("pause", ()))
+    paused = Timekeeper.for_state(st)
+    paused.resume_from(st, 50.0)
+    assert paused.due(st, 5000.0) == [] and paused.age_clock(5000.0) == pytest.approx(180.0)

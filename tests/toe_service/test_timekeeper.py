@@ -43,14 +43,26 @@ class Table:
             "mqtt": {"host": broker.host, "port": broker.port, "reconnect_min_s": 0.1,
                      "reconnect_max_s": 0.5},
         })
-        self.clock = VirtualClock()
+        self.config = config
         self.sounds = Sounds(directory=tmp / "no-sounds")  # records what it would play; no audio needed
         self.watcher = Watcher(broker.host, broker.port)
-        self.service = Service(config, interpreter_factory=None, table=None, clock=self.clock, sounds=self.sounds)
+        self._start()
+        self.game = rules.load("toe")
+
+    def _start(self) -> None:
+        mark = self.watcher.mark()
+        self.clock = VirtualClock()
+        self.service = Service(self.config, interpreter_factory=None, table=None, clock=self.clock,
+                               sounds=self.sounds)
         self.service.start()
         self.service.run_in_thread()
-        self.watcher.wait_topic(f"aetherlink/{BOARD}/availability", lambda p: p == "online")
-        self.game = rules.load("toe")
+        self.watcher.wait_topic(f"aetherlink/{BOARD}/availability", lambda p: p == "online", start=mark)
+
+    def restart(self) -> None:
+        """The service stops and starts again on the same journal (a new process, a new clock)."""
+        self.service.stop()
+        self.service.join()
+        self._start()
 
     def close(self) -> None:
         self.service.stop()
@@ -243,3 +255,20 @@ def test_a_game_without_a_clock_refuses_pause(tmp_path: Path, mosquitto: Mosquit
         service.stop()
         service.join()
         watcher.close()
+
+
+def test_a_service_restarted_mid_age_keeps_the_age_going(table: Table):
+    """'Each Action phase lasts exactly 9 minutes': after a restart the age goes on from the last cue
+    heard (the journal holds decisions, not times), instead of stopping with the clock at 0."""
+    table.to_action_phase()
+    table.watcher.wait_topic(f"{EVENT}/clock", lambda e: e.get("event") == "cue")
+    table.advance(200.0)
+    assert [e["second"] for e in table.events("clock") if e["event"] == "cue"] == [0, 180]
+    table.restart()
+    assert table.status()["bridge"]["clock"]["age_clock"] == pytest.approx(180.0)
+    mark = table.watcher.mark()
+    table.advance(179.0)
+    assert not [e for e in table.events("clock", mark) if e["event"] == "cue"]
+    table.advance(1.0)
+    cue = table.watcher.wait_topic(f"{EVENT}/clock", lambda e: e.get("event") == "cue", start=mark)
+    assert cue["second"] == 360
