@@ -15,7 +15,7 @@ the shipped files equal this output.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -203,12 +203,17 @@ def render(name: str) -> str:
     return dump(name, generate(name), "hal.wiring.generate", "hal/wiring/aac_ids.py")
 
 
-def main(argv: list[str] | None = None) -> int:
+def write_maps(render_map: Callable[[str], str], names: Iterable[str], argv: list[str] | None) -> int:
+    """Write each named map next to this module (or into the folder given on the command line)."""
     out_dir = Path(argv[0]) if argv else HERE
-    for name in PROFILES:
-        (out_dir / f"{name}.yaml").write_text(render(name), encoding="utf-8")
+    for name in names:
+        (out_dir / f"{name}.yaml").write_text(render_map(name), encoding="utf-8")
         print(f"wrote {out_dir / (name + '.yaml')}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return write_maps(render, PROFILES, argv)
 
 
 if __name__ == "__main__":

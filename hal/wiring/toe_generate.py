@@ -14,15 +14,13 @@ shipped file equals this output. The AAC maps have their own generator
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
-from hal.wiring.generate import BUTTON_PINS, PI, _Allocator, dump, wiring_document
+from hal.wiring.generate import BUTTON_PINS, PI, _Allocator, dump, wiring_document, write_maps
 from hal.wiring.schema import Sensor
 from hal.wiring.toe_ids import COLOURS, is_tilt, toe_location_specs
 from rules.core.physical import Fidelity, LocationKind, LocationSpec
 
-HERE = Path(__file__).parent
 TILT_CODES = {1: "tilt:a", 2: "tilt:b"}
 
 PROFILES: dict[str, str] = {
@@ -89,11 +87,7 @@ def render(name: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    out_dir = Path(argv[0]) if argv else HERE
-    for name in PROFILES:
-        (out_dir / f"{name}.yaml").write_text(render(name), encoding="utf-8")
-        print(f"wrote {out_dir / (name + '.yaml')}")
-    return 0
+    return write_maps(render, PROFILES, argv)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rules.aac.catalogue import Catalogue
 from rules.core.messages import Msg
 from rules.core.physical import Fidelity, LocationKind, LocationSpec
-from rules.core.projection import Projection
+from rules.core.projection import Projection, lay_out
 
 if TYPE_CHECKING:
     from rules.aac.state import AacState
@@ -255,21 +255,5 @@ def locations_of(specs: Iterable[LocationSpec]) -> dict[str, LocationSpec]:
 
 
 def render(proj: Projection, group_map: dict[str, tuple[str, ...]], in_hand: bool = True) -> dict[str, tuple[str, ...]]:
-    """Lay a projection out on physical locations (the table a perfect player would leave).
-
-    Tokens of a group go into its slots in order; tokens in transit are in a hand
-    (``in_hand``) or on their first allowed location.
-    """
-    out: dict[str, list[str]] = {}
-    for unit, tokens in proj.frozen().items():
-        members = group_map.get(unit)
-        if members is None:
-            out.setdefault(unit, []).extend(tokens)
-        else:
-            for loc, tok in zip(members, tokens):
-                out.setdefault(loc, []).append(tok)
-    if not in_hand:
-        for tok, allowed in proj.flexible:
-            if allowed:
-                out.setdefault(allowed[0], []).append(tok)
-    return {k: tuple(sorted(v)) for k, v in out.items()}
+    """Lay a projection out on physical locations (see ``rules.core.projection.lay_out``)."""
+    return lay_out(proj, group_map, in_hand)

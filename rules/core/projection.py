@@ -132,6 +132,28 @@ class Comparison:
         return not self.extra
 
 
+def lay_out(proj: Projection, group_map: Mapping[str, tuple[str, ...]],
+            in_hand: bool = True) -> dict[str, tuple[str, ...]]:
+    """Lay a projection out on physical locations (the table a perfect player would leave).
+
+    Tokens of a group go into its slots in order; tokens in transit are in a hand
+    (``in_hand``) or on their first allowed location.
+    """
+    out: dict[str, list[str]] = {}
+    for unit, tokens in proj.frozen().items():
+        members = group_map.get(unit)
+        if members is None:
+            out.setdefault(unit, []).extend(tokens)
+        else:
+            for loc, tok in zip(members, tokens):
+                out.setdefault(loc, []).append(tok)
+    if not in_hand:
+        for tok, allowed in proj.flexible:
+            if allowed:
+                out.setdefault(allowed[0], []).append(tok)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
 def _unit_diff(fid: Fidelity, exp: tuple[str, ...], act: tuple[str, ...] | int,
                ) -> tuple[list[str] | int, list[str] | int]:
     if fid == Fidelity.IDENTITY:

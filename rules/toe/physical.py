@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from rules.core.messages import N_, Msg
 from rules.core.physical import Fidelity, LocationKind, LocationSpec
-from rules.core.projection import Projection
+from rules.core.projection import Projection, lay_out
 from rules.toe.catalogue import Catalogue
 
 if TYPE_CHECKING:
@@ -335,15 +335,7 @@ def _drawing(chance: list[str]) -> list[tuple[str, tuple[str, ...]]]:
 
 def render(proj: Projection, group_map: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
     """Lay a projection out on physical locations (a group's tokens fill its slots in order)."""
-    out: dict[str, list[str]] = {}
-    for unit, tokens in proj.frozen().items():
-        members = group_map.get(unit)
-        if members is None:
-            out.setdefault(unit, []).extend(tokens)
-        else:
-            for loc, tok in zip(members, tokens):
-                out.setdefault(loc, []).append(tok)
-    return {k: tuple(sorted(v)) for k, v in out.items()}
+    return lay_out(proj, group_map)
 
 
 BUILDING_NAMES = {"observatory": N_("observatory"), "warehouse": N_("warehouse"), "mill": N_("mill"),
