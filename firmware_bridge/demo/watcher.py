@@ -70,9 +70,12 @@ class BoardWatcher:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def request(self, command: str, payload: Mapping[str, Any] | None = None, timeout: float = 15.0
+    def request(self, command: str, payload: Mapping[str, Any] | None = None, timeout: float = 60.0
                 ) -> dict[str, Any]:
-        """Send a command and return its response (``status`` ``ok`` or ``error``)."""
+        """Send a command and return its response (``status`` ``ok`` or ``error``).
+
+        (Generous wait: the board answers after every snapshot queued before the command, and on a
+        loaded machine a long move search can hold it for seconds.)"""
         transaction = f"{self._prefix}-{next(self._ids)}"
         body = {**(payload or {}), "transaction": transaction}
         self.client.publish(self.topics.request(command), json.dumps(body), qos=1)
