@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import gc
 from collections.abc import Callable
 
-_trim: Callable[[int], int] | None = None
-_loaded = False
 
-
-def _load() -> Callable[[int], int] | None:
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
     name = ctypes.util.find_library("c")
     if name is None:
         return None
     try:
-        libc = ctypes.CDLL(name)
-        trim = libc.malloc_trim
+        trim = ctypes.CDLL(name).malloc_trim
     except (OSError, AttributeError):
         return None  # not glibc (musl, macOS)
     trim.argtypes = [ctypes.c_size_t]
@@ -34,10 +32,8 @@ def _load() -> Callable[[int], int] | None:
 
 def release_free_memory() -> bool:
     """Return free heap pages to the system; True when something was released."""
-    global _trim, _loaded
-    if not _loaded:
-        _trim, _loaded = _load(), True
-    return bool(_trim(0)) if _trim is not None else False
+    trim = _malloc_trim()
+    return bool(trim(0)) if trim is not None else False
 
 
 class Releaser:

@@ -35,6 +35,7 @@ from rules.core.projection import Comparison, Projection, Support, UnitMap, comp
 from rules.core.verdict import Difference, Prompt, PromptOption, Refusal, Verdict
 
 Path = tuple[tuple[int, Action], ...]
+_NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
 class PhysicalView(Protocol):
@@ -129,7 +130,6 @@ class Recogniser:
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
         self._prompt: Prompt | None = None
         self._prompt_index = 0  # the option a seat button's short presses have reached
-        self._prompt_at = 0  # the decision (index into the explanations' paths) the open prompt asks about
         self._prompt_prefix: tuple[Action, ...] = ()  # the decisions before it
         # answers given: after these decisions, of these options the player named this one
         self._decided: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
@@ -214,7 +214,7 @@ class Recogniser:
             else:
                 found.extend(self._search(h, self._observed, goal=ended).matches)
         if not found:
-            note = Msg("Nothing on the table says how this turn ends: finish the move first.")
+            note = _NO_END
             if self._observed is not None and not self._compare(self._committed, self._observed).exact:
                 # the player says they are done, but what the table shows is no finished move: say what is wrong
                 verdict = self._out_of_sync(self._observed, [])
@@ -231,22 +231,28 @@ class Recogniser:
         The view names them (``end_turn_actions``: stop, no Scholar, ...); they are applied to every
         explanation where they are legal, as told decisions are.
         """
+        extended, _ = self._told(lambda state: self.view.end_turn_actions(state, seat))
+        if not extended:
+            return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(), notes=(_NO_END,))
+        return self._settle(extended, Verdict())
+
+    def _told(self, actions_of: Callable[[State], list[Action]]) -> tuple[list[Hypothesis], IllegalAction | None]:
+        """Every explanation extended by decisions told, not seen (where they are legal), and the first refusal."""
         extended: list[Hypothesis] = []
+        error: IllegalAction | None = None
         for h in self._hyps:
             state = h.state.clone()
             path = h.path
             try:
-                for action in self.view.end_turn_actions(state, seat):
+                for action in actions_of(state):
                     path = (*path, (state.decider_of(action), action))
                     state.apply(action)
-            except IllegalAction:
+            except IllegalAction as exc:
+                error = error or exc
                 continue
             if len(path) > len(h.path):
                 extended.append(Hypothesis(path, state))
-        if not extended:
-            return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(),
-                           notes=(Msg("Nothing on the table says how this turn ends: finish the move first."),))
-        return self._settle(extended, Verdict())
+        return extended, error
 
     def _silent_until(self, start: Hypothesis, done: Callable[[State], bool], depth: int = 8) -> list[Hypothesis]:
         """Breadth-first over decisions that change nothing on the table, until ``done`` holds."""
@@ -289,17 +295,7 @@ class Recogniser:
         Applied after whatever the table already shows: to every explanation where it is legal.
         Raises ``IllegalAction`` (changing nothing) when it is legal in none.
         """
-        extended: list[Hypothesis] = []
-        error: IllegalAction | None = None
-        for h in self._hyps:
-            state = h.state.clone()
-            try:
-                decider = state.decider_of(action)
-                state.apply(action)
-            except IllegalAction as exc:
-                error = error or exc
-                continue
-            extended.append(Hypothesis((*h.path, (decider, action)), state))
+        extended, error = self._told(lambda state: [action])
         if not extended:
             assert error is not None
             raise error
@@ -501,7 +497,6 @@ class Recogniser:
         start: Hypothesis,
         observed: Mapping[str, tuple[str, ...] | int],
         goal: Callable[[State], bool] | None = None,
-        visited: set[object] | None = None,
         budget: int | None = None,
     ) -> SearchResult:
         """Breadth-first over legal decisions, never letting the table drift further from the snapshot."""
@@ -520,9 +515,7 @@ class Recogniser:
             result.partial.append(again)
             return result  # only tokens out of sight: a hand at work, nothing to decide yet
         level: list[tuple[Hypothesis, _Node, Comparison]] = [(start, root, cmp0)]
-        if visited is None:
-            visited = set()
-        visited.add(root.key)
+        visited = {root.key}
         plausible = getattr(self.view, "plausible", None)
         extra_levels = settings.alternatives_depth
         for _depth in range(settings.max_depth):
@@ -745,7 +738,7 @@ class Recogniser:
         moved = [h for h in hyps if h.path]
         if len(moved) >= 2:
             hyps = moved  # the committed position (nothing done yet) is a fallback, not an answer
-        question = self._question(hyps) or self._question(hyps, strict=False)
+        question = self._question(hyps, strict=False)
         if question is None:  # the same decisions in other orders: ask about the first that differs
             index = self._divergence(hyps)
             picks: list[tuple[Action, Hypothesis, int]] = []
@@ -754,7 +747,6 @@ class Recogniser:
                     picks.append((h.path[index][1], h, index))
         else:
             index, picks = question
-        self._prompt_at = index
         self._prompt_prefix = tuple(a for _, a in hyps[0].path[:index])
         options: list[PromptOption] = []
         first: State | None = None
