@@ -106,6 +106,7 @@ class Settings:
     cache_positions: int = 150  # positions (with their projections and children) kept between snapshots
     snapshot_budget: int = 12000  # states expanded per snapshot over every explanation (bounds the worst case)
     repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
+    stale_budget: int = 200  # states expanded from an explanation far further from the table than the closest
 
 
 class Recogniser:
@@ -334,10 +335,16 @@ class Recogniser:
         partial: list[Hypothesis] = []
         closest: list[tuple[int, Hypothesis, Comparison]] = []
         expansions = 0
-        for h in self._hyps:  # (each its own search: one that stops at a move in progress leaves others to go on)
-            left = self.settings.snapshot_budget - expansions
+        scores = [self._compare(h.state, observed).score for h in self._hyps]
+        near = min(scores, default=0) + self.settings.max_in_hand
+        for h, score in zip(self._hyps, scores):  # (each its own search: one that stops at a move in progress
+            left = self.settings.snapshot_budget - expansions  # leaves others to go on)
             if left <= 0:
                 break  # (explanations are kept best first: the rest are the least likely)
+            if score > near:
+                # far further from the table than another explanation: a short look only, so that a
+                # line the players have visibly left cannot spend the whole snapshot's search
+                left = min(left, self.settings.stale_budget)
             res = self._search(h, observed, budget=left)
             expansions += res.expansions
             matches.extend(m for m in res.matches if self._agrees(m))
