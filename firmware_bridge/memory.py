@@ -1,4 +1,4 @@
-"""Give freed memory back to the system between verdicts.
+"""Give freed memory back to the system between verdicts, and collect cycles then, not mid-search.
 
 A move search allocates tens of megabytes of short-lived game states; once it is
 over, glibc keeps the freed pages mapped, so the service's resident size would
@@ -34,6 +34,22 @@ def release_free_memory() -> bool:
     """Return free heap pages to the system; True when something was released."""
     trim = _malloc_trim()
     return bool(trim(0)) if trim is not None else False
+
+
+YOUNG_OBJECTS_PER_COLLECTION = 50_000  # Python's default is 700
+OLDER_GENERATIONS = (20, 1_000)  # young collections per middle one, middle ones per full one (default 10, 10)
+
+
+def defer_collection() -> None:
+    """Let the cyclic collector run rarely while a search allocates (the idle ``Releaser`` collects).
+
+    A move search creates hundreds of thousands of short-lived objects. With Python's default
+    thresholds the collector runs every 700 allocations and keeps re-scanning the recogniser's
+    cached positions: in a 3-player AAC game that was about a sixth of the recognition time.
+    Game states form no reference cycles, so reference counting frees them at once either way
+    (300 decisions left about a thousand objects in cycles, mostly refused-move tracebacks).
+    """
+    gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *OLDER_GENERATIONS)
 
 
 class Releaser:

@@ -24,7 +24,7 @@ import rules
 from firmware_bridge import leds
 from firmware_bridge.config import Config
 from firmware_bridge.journal import GameSetup, Journal, Kind, action_body, replay
-from firmware_bridge.memory import Releaser
+from firmware_bridge.memory import Releaser, defer_collection
 from firmware_bridge.service import views
 from firmware_bridge.service.commands import handle_command
 from firmware_bridge.service.inputs import CommandInput, EventInput, Inbox, Input, SnapshotInput, Stop, Tick
@@ -103,6 +103,7 @@ class Core:
     def run(self, inbox: Inbox, tick: float = 1.0) -> None:
         """Consume inputs until ``Stop``; the calling thread becomes the core thread."""
         releaser = Releaser(time.monotonic)
+        defer_collection()
         while True:
             item = inbox.get(self.time.wait(tick)) or Tick()
             self.heartbeat = self.clock()

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from rules.aac.game import AacGame
 
 
+_HISTORY_CHUNK = 64  # decisions a position keeps to itself before they join the shared part
+
+
 def _copy_frame(f: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in f.items():
@@ -56,7 +59,10 @@ class AacState(State):
         self.aside: dict[int, dict[str, int]] = {}  # energy gained and set aside (Rusné II), by seat
         self.triggered: list[int] = []  # seats whose tier-III ability triggered this turn
         self.start_regions: list[list[str]] = []  # where each character started the current turn
-        self._history: list[tuple[int, Action]] = []
+        # the decisions so far: an immutable shared part and this position's own recent ones, so that
+        # cloning (thousands of times per snapshot in the recogniser's search) copies a few, not all
+        self._history_shared: tuple[tuple[int, Action], ...] = ()
+        self._history_recent: list[tuple[int, Action]] = []
         self._legal: list[Action] = []
 
     # -- the engine API ------------------------------------------------------
@@ -77,7 +83,8 @@ class AacState(State):
 
     @property
     def history(self) -> list[tuple[int, Action]]:
-        return self._history
+        """Every decision so far, in order (a fresh list)."""
+        return [*self._history_shared, *self._history_recent]
 
     def seat_names(self) -> list[str]:
         return [p.char for p in self.players]
@@ -103,7 +110,11 @@ class AacState(State):
         APPLY[f["t"]](self, f, action)
         if decider == CHANCE:
             self.draws += 1
-        self._history.append((decider, action))
+        recent = self._history_recent
+        recent.append((decider, action))
+        if len(recent) >= _HISTORY_CHUNK:
+            self._history_shared += tuple(recent)
+            self._history_recent = []
         settle(self)
 
     def clone(self) -> AacState:
@@ -130,7 +141,8 @@ class AacState(State):
         s.aside = {k: v.copy() for k, v in self.aside.items()}
         s.triggered = self.triggered[:]
         s.start_regions = self.start_regions
-        s._history = self._history[:]
+        s._history_shared = self._history_shared
+        s._history_recent = self._history_recent[:]
         s._legal = self._legal
         return s
 

@@ -478,14 +478,11 @@ class Recogniser:
             child.apply(action)
             proj = self.view.project(child)
             exp0, exp = node.exp, proj.frozen()
-            changed = [u for u, v in exp.items() if exp0.get(u) != v]
-            changed += [u for u in exp0 if u not in exp]
             sig = node.sig
-            for u in changed:
-                if u in exp0:
-                    sig ^= hash((u, exp0[u]))
-                if u in exp:
-                    sig ^= hash((u, exp[u]))
+            changed = set()
+            for item in exp.items() ^ exp0.items():  # (set operations on the item views run in C)
+                sig ^= hash(item)
+                changed.add(item[0])
             kid = _Node(child, proj, sig, self._hidden_of(child))
             self._remember(kid)
             got = (kid, frozenset(changed))
@@ -555,10 +552,10 @@ class Recogniser:
                     if cmp2.exact and (goal is None or goal(kid.state)):
                         result.matches.append(h2)
                         continue
-                    nxt.append((h2, kid, cmp2))
-                    result.closest.append((cmp2.score, h2, cmp2))
                     if goal is None and cmp2.missing_only and cmp2.score <= settings.max_in_hand:
                         result.partial.append(h2)
+                    nxt.append((h2, kid, cmp2))
+                    result.closest.append((cmp2.score, h2, cmp2))
             if result.matches:
                 extra_levels -= 1
                 if extra_levels < 0:
@@ -612,7 +609,7 @@ class Recogniser:
     ) -> Comparison:
         """Re-compare only the units whose expectation changed (and those where tokens may be in transit)."""
         flex_units = {u for _, allowed in proj.flexible for u in allowed}
-        recheck = changed | flex_units | (set(parent.extra) & _FLEX_SENTINEL)
+        recheck = changed | flex_units if flex_units else changed
         cmp = Comparison(dict(parent.extra), dict(parent.missing))
         for u in recheck:
             cmp.extra.pop(u, None)
@@ -878,9 +875,6 @@ class Recogniser:
             prompts=b.prompts,
             notes=a.notes + b.notes,
         )
-
-
-_FLEX_SENTINEL: frozenset[str] = frozenset()
 
 
 def _deciders(state: State) -> set[int]:
