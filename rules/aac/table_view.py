@@ -11,11 +11,11 @@ from rules.aac.projector import Projector
 from rules.aac.state import AacState
 from rules.core.api import Action, State
 from rules.core.messages import N_, Msg
-from rules.core.physical import LocationSpec
+from rules.core.physical import Fidelity, LocationSpec
 from rules.core.projection import Comparison, Projection, UnitMap
 
 PASS = Action("pass", ())
-_TARGETED = frozenset({"reveal", "upgrade", "take_conduit", "bridge_place", "claim", "replace"})
+_TARGETED = frozenset({"reveal", "upgrade", "take_conduit", "bridge_place", "claim", "replace", "load"})
 
 
 def _tokens(value: list[str] | int | None) -> list[str]:
@@ -231,7 +231,24 @@ class AacTableView:
             return self._claim_plausible(state, action, cmp)
         if kind == "replace":
             return self._replace_plausible(state, action, cmp)
+        if kind == "load":
+            return self._arrived(unit, token, cmp)
         return True
+
+    def _arrived(self, unit: str, token: str | None, cmp: Comparison) -> bool:
+        """Does the snapshot show this token newly at this unit (or can the sensors not tell)?
+
+        A loaded energy lies in its Device row until a later action exhausts it (ADVANCE step 4,
+        p. 13; a Magnet's activation, p. 19), and no hand loads and unloads a slot between two
+        stable snapshots. So a load whose token is not visibly there cannot be part of what the
+        table shows: of the hundreds of loads an ADVANCE allows, only those made are tried."""
+        sensed = self.units.units.get(unit)
+        if sensed is None or sensed.fidelity == Fidelity.UNSENSED:
+            return True
+        here = cmp.extra.get(unit)
+        if isinstance(here, int):
+            return here > 0
+        return here is not None and bool(here) and (token is None or token in here)
 
     def _target(self, state: AacState, action: Action) -> tuple[str | None, str | None]:
         kind, args = action.kind, action.args
@@ -249,6 +266,9 @@ class AacTableView:
             return f"board.bridge.{args[0]}", None
         if kind == "replace":
             return None, None
+        if kind == "load" and pl is not None:
+            pos, row, energy = args[0], args[1], args[2]
+            return f"{c}.dev.p{pos}.{'top' if row == 'top' else 'bot'}", f"{c}:{energy}"
         if kind == "claim":
             return None, None
         return None, None

@@ -106,7 +106,6 @@ class Settings:
     cache_positions: int = 150  # positions (with their projections and children) kept between snapshots
     snapshot_budget: int = 12000  # states expanded per snapshot over every explanation (bounds the worst case)
     repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
-    stale_budget: int = 200  # states expanded from an explanation far further from the table than the closest
 
 
 class Recogniser:
@@ -337,19 +336,22 @@ class Recogniser:
         expansions = 0
         scores = [self._compare(h.state, observed).score for h in self._hyps]
         near = min(scores, default=0) + self.settings.max_in_hand
-        for h, score in zip(self._hyps, scores):  # (each its own search: one that stops at a move in progress
-            left = self.settings.snapshot_budget - expansions  # leaves others to go on)
-            if left <= 0:
-                break  # (explanations are kept best first: the rest are the least likely)
-            if score > near:
-                # far further from the table than another explanation: a short look only, so that a
-                # line the players have visibly left cannot spend the whole snapshot's search
-                left = min(left, self.settings.stale_budget)
-            res = self._search(h, observed, budget=left)
-            expansions += res.expansions
-            matches.extend(m for m in res.matches if self._agrees(m))
-            partial.extend(p for p in res.partial if self._agrees(p))
-            closest.extend(res.closest)
+        # explanations far further from the table than the closest are searched only when the close
+        # ones explain nothing: a line the players have visibly left must not spend the snapshot's time
+        close = [h for h, score in zip(self._hyps, scores) if score <= near]
+        far = [h for h, score in zip(self._hyps, scores) if score > near]
+        for group in (close, far):
+            if matches or partial:
+                break
+            for h in group:  # (each its own search: one that stops at a move in progress leaves others to go on)
+                left = self.settings.snapshot_budget - expansions
+                if left <= 0:
+                    break  # (explanations are kept best first: the rest are the least likely)
+                res = self._search(h, observed, budget=left)
+                expansions += res.expansions
+                matches.extend(m for m in res.matches if self._agrees(m))
+                partial.extend(p for p in res.partial if self._agrees(p))
+                closest.extend(res.closest)
         self.last_expansions = expansions
         if matches:
             best = self._dedupe(matches)  # one explanation per resulting position, the best path to it
