@@ -4,6 +4,10 @@ The controller asks about a choice the table could not show. A player answers
 from what they did since the controller last agreed with the table, less what
 the controller has accepted since (the event log on the screen): the earliest
 such decision among the offered options is the one being asked about.
+
+Declining ("pass") is a decision of many kinds: a player asked "take the bridge
+token's benefit?" who took it answers yes, even if they passed on something else
+earlier. So an option naming a specific decision they made comes first.
 """
 
 from __future__ import annotations
@@ -31,9 +35,10 @@ class PromptMemory:
     def answer(self, history: Sequence[Action], options: Sequence[tuple[str, Action]]) -> str | None:
         since = list(history[self._sync[0]:])
         left = Counter(since) - Counter(self.accepted[self._sync[1]:])
-        for action in since:
-            if left[action] > 0:
-                for key, option in options:
-                    if option == action:
-                        return key
+        for specific in (True, False):
+            for action in since:
+                if left[action] > 0 and (action.kind != "pass") == specific:
+                    for key, option in options:
+                        if option == action:
+                            return key
         return None
