@@ -86,28 +86,39 @@ class UnitMap:
                 units[lid] = Unit(lid, (lid,), fid if fid != Fidelity.PRESENCE else Fidelity.COUNT)
         self.units = units
         self.sensed = [u for u in units.values() if u.fidelity != Fidelity.UNSENSED]
+        self._by_identity = [(u.id, u.members) for u in self.sensed if u.fidelity == Fidelity.IDENTITY]
+        self._by_count = [(u.id, u.members) for u in self.sensed if u.fidelity != Fidelity.IDENTITY]
         self.unit_of = {m: u.id for u in units.values() for m in u.members}
 
     def observe(self, snapshot: Snapshot | Mapping[str, Reading]) -> dict[str, tuple[str, ...] | int]:
-        """Snapshot readings gathered per sensed unit (ids for identity units, counts otherwise)."""
+        """Snapshot readings gathered per sensed unit (ids for identity units, counts otherwise).
+
+        Runs on every snapshot of a table of hundreds of locations: the units are walked from
+        lists prepared once, and a single location's reading is taken as it is."""
         readings = snapshot.readings if isinstance(snapshot, Snapshot) else snapshot
+        get = readings.get
+        norm = self.normalise
         out: dict[str, tuple[str, ...] | int] = {}
-        for unit in self.sensed:
-            if unit.fidelity == Fidelity.IDENTITY:
-                ids: list[str] = []
-                for m in unit.members:
-                    r = readings.get(m, ())
-                    if isinstance(r, tuple):
-                        ids.extend(r)
-                if self.normalise is not None:
-                    ids = [self.normalise(unit.id, t) for t in ids]
-                out[unit.id] = tuple(sorted(ids))
+        for uid, members in self._by_identity:
+            if len(members) == 1:
+                r = get(members[0], ())
+                ids: list[str] | tuple[str, ...] = r if isinstance(r, tuple) else ()
             else:
-                n = 0
-                for m in unit.members:
-                    r = readings.get(m, 0)
-                    n += len(r) if isinstance(r, tuple) else int(r)
-                out[unit.id] = n
+                gathered: list[str] = []
+                for m in members:
+                    r = get(m, ())
+                    if isinstance(r, tuple):
+                        gathered.extend(r)
+                ids = gathered
+            if ids and norm is not None:
+                ids = [norm(uid, t) for t in ids]
+            out[uid] = tuple(sorted(ids)) if len(ids) > 1 else tuple(ids)
+        for uid, members in self._by_count:
+            n = 0
+            for m in members:
+                r = get(m, 0)
+                n += len(r) if isinstance(r, tuple) else int(r)
+            out[uid] = n
         return out
 
 

@@ -76,7 +76,7 @@ class SearchResult:
 class _Node:
     """What the search knows about one position: computed once, reused by every snapshot until evicted."""
 
-    __slots__ = ("actions", "children", "exp", "fp", "key", "proj", "sig", "state")
+    __slots__ = ("actions", "children", "cmp", "exp", "fp", "key", "proj", "sig", "state")
 
     def __init__(self, state: State, proj: Projection, sig: int, hidden: object) -> None:
         self.state = state
@@ -86,6 +86,7 @@ class _Node:
         self.key: object = (sig, hidden)
         self.fp: object = None
         self.actions: list[Action] | None = None
+        self.cmp: tuple[object, Comparison] | None = None  # the comparison with the latest observation it met
         self.children: dict[Action, tuple[_Node, frozenset[str]]] = {}
 
 
@@ -127,6 +128,8 @@ class Recogniser:
         self._turn_marks: list[State] = [state.clone()]
         self._turn_id = self._turn_key(state)
         self._observed: dict[str, tuple[str, ...] | int] | None = None
+        self._previous: dict[str, tuple[str, ...] | int] | None = None  # the snapshot before it
+        self._delta: frozenset[str] | None = None  # units whose readings differ between the two
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
         self._prompt: Prompt | None = None
         self._prompt_index = 0  # the option a seat button's short presses have reached
@@ -150,6 +153,10 @@ class Recogniser:
 
     def observe(self, snapshot: Snapshot | Mapping[str, object]) -> Verdict:
         observed = self.view.units.observe(snapshot)  # type: ignore[arg-type]
+        previous = self._observed
+        self._previous = previous
+        self._delta = None if previous is None else frozenset(  # (the same units every time: set operations in C)
+            u for u, _ in observed.items() ^ previous.items())
         self._observed = observed
         if not self._since_commit or self._since_commit[-1] != observed:
             self._since_commit.append(observed)
@@ -453,8 +460,20 @@ class Recogniser:
         return bool(self._node(state).proj.flexible)
 
     def _compare(self, state: State, observed: Mapping[str, tuple[str, ...] | int]) -> Comparison:
+        """The position against the snapshot: from its comparison with the previous snapshot when it has
+        one (only the units whose readings changed are compared again), else over every unit."""
         node = self._node(state)
-        return compare(self.view.units, node.exp, node.proj.flexible, observed)
+        cached = node.cmp
+        if cached is not None:
+            if cached[0] is observed:
+                return cached[1]
+            if cached[0] is self._previous and self._delta is not None:
+                cmp = self._incremental(cached[1], self._delta, node.exp, node.proj, observed)
+                node.cmp = (observed, cmp)
+                return cmp
+        cmp = compare(self.view.units, node.exp, node.proj.flexible, observed)
+        node.cmp = (observed, cmp)
+        return cmp
 
     # -- positions, cached ------------------------------------------------------------
     def _node(self, state: State) -> _Node:
@@ -508,10 +527,8 @@ class Recogniser:
         """Breadth-first over legal decisions, never letting the table drift further from the snapshot."""
         settings = self.settings
         budget = settings.budget if budget is None else min(budget, settings.budget)
-        units = self.view.units
         root = self._node(start.state)
-        exp0 = root.exp
-        cmp0 = compare(units, exp0, root.proj.flexible, observed)
+        cmp0 = self._compare(start.state, observed)
         result = SearchResult([], [], [(cmp0.score, start, cmp0)], 0)
         again = Hypothesis(start.path, start.state, start.seen + 1)
         if cmp0.exact and (goal is None or goal(start.state)):
