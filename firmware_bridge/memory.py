@@ -9,11 +9,12 @@ free pages, wherever they are in it. Elsewhere (no glibc) this does nothing.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import functools
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 
 @functools.cache
@@ -36,20 +37,25 @@ def release_free_memory() -> bool:
     return bool(trim(0)) if trim is not None else False
 
 
-YOUNG_OBJECTS_PER_COLLECTION = 50_000  # Python's default is 700
-OLDER_GENERATIONS = (20, 1_000)  # young collections per middle one, middle ones per full one (default 10, 10)
-
-
-def defer_collection() -> None:
-    """Let the cyclic collector run rarely while a search allocates (the idle ``Releaser`` collects).
+@contextlib.contextmanager
+def collection_deferred() -> Iterator[None]:
+    """Keep the cyclic collector out of one input's handling; it runs again right after.
 
     A move search creates hundreds of thousands of short-lived objects. With Python's default
     thresholds the collector runs every 700 allocations and keeps re-scanning the recogniser's
     cached positions: in a 3-player AAC game that was about a sixth of the recognition time.
     Game states form no reference cycles, so reference counting frees them at once either way
     (300 decisions left about a thousand objects in cycles, mostly refused-move tracebacks).
+    Only the handling of one input is covered, not the process: other threads (the MQTT
+    client's) and code that leans on the collector to close sockets keep their usual timing.
     """
-    gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *OLDER_GENERATIONS)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class Releaser:

@@ -24,7 +24,7 @@ import rules
 from firmware_bridge import leds
 from firmware_bridge.config import Config
 from firmware_bridge.journal import GameSetup, Journal, Kind, action_body, replay
-from firmware_bridge.memory import Releaser, defer_collection
+from firmware_bridge.memory import Releaser, collection_deferred
 from firmware_bridge.service import views
 from firmware_bridge.service.commands import handle_command
 from firmware_bridge.service.inputs import CommandInput, EventInput, Inbox, Input, SnapshotInput, Stop, Tick
@@ -66,6 +66,9 @@ class Core:
         self._palette = leds.palette({str(k): str(v) for k, v in config.leds.palette.items()})
         self._frame: LedFrame | None = None
         self._published_state = b""
+        # the engine-state part of the retained state, for the position it was computed from: a snapshot
+        # that commits nothing (a hand at work) re-publishes without scoring the game again
+        self._engine_part: tuple[object, int, str, dict[str, Any]] | None = None
         self.time = TimeKeeping(self, game_clock, sounds)  # the timekeeper of games with time events
 
     # -- start --
@@ -103,13 +106,13 @@ class Core:
     def run(self, inbox: Inbox, tick: float = 1.0) -> None:
         """Consume inputs until ``Stop``; the calling thread becomes the core thread."""
         releaser = Releaser(time.monotonic)
-        defer_collection()
         while True:
             item = inbox.get(self.time.wait(tick)) or Tick()
             self.heartbeat = self.clock()
             if isinstance(item, Stop):
                 return
-            self.handle(item)
+            with collection_deferred():
+                self.handle(item)
             self.heartbeat = self.clock()
             if not inbox.qsize():
                 releaser.idle()  # (after publishing: the search's garbage goes back to the system)
@@ -264,6 +267,19 @@ class Core:
         return {"in_sync": session.status.in_sync, "pending": session.pending,
                 "differences": [views.difference_json(d, self.lang) for d in session.status.differences]}
 
+    def _engine_json(self, session: Session) -> dict[str, Any]:
+        """``views.game_state_json`` of the session's state, computed once per position.
+
+        Engine states change only by ``apply`` (which lengthens the history) or by being replaced;
+        the cache holds the state itself, so its identity cannot be reused by another."""
+        state = session.state
+        cached = self._engine_part
+        if cached is not None and cached[0] is state and cached[1] == len(state.history) and cached[2] == self.lang:
+            return cached[3]
+        part = views.game_state_json(session.game, state, self.lang)
+        self._engine_part = (state, len(state.history), self.lang, part)
+        return part
+
     def state_document(self) -> dict[str, Any]:
         """The retained state (documented field by field in ``docs/mqtt.md``)."""
         board = {"id": self.config.board.id, "name": self.config.board.name}
@@ -275,7 +291,7 @@ class Core:
         state = session.state
         refusal = session.status.refusal
         return {"board": board, "seq": self.journal.last_seq, "game": self.game_json(),
-                **views.game_state_json(session.game, state, self.lang),
+                **self._engine_json(session),
                 "sync": self.sync_json(),
                 "refusal": views.refusal_json(refusal, state, self.lang) if refusal else None,
                 "prompts": [views.prompt_json(p, state, self.lang, session.game) for p in session.status.prompts],

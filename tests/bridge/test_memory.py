@@ -53,3 +53,18 @@ def test_deploy_unit_runs_python_objects_in_the_trimmable_heap():
     from firmware_bridge.bench.footprint import unit_environment
 
     assert unit_environment()["PYTHONMALLOC"] == "malloc"
+
+
+def test_the_collector_waits_while_an_input_is_handled_and_runs_again_after():
+    import gc
+
+    assert gc.isenabled()
+    with memory.collection_deferred():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    try:
+        with memory.collection_deferred():
+            raise ValueError("a bug in the interpreter")
+    except ValueError:
+        pass
+    assert gc.isenabled(), "an exception must not leave the collector off"
