@@ -15,6 +15,7 @@ from rules.aac.physical import ACH_PLACES, ROW_SLOTS, _transit, bridge_token
 from rules.core.projection import Projection
 
 if TYPE_CHECKING:
+    from rules.aac.model import Board, Player
     from rules.aac.state import AacState
 
 
@@ -58,61 +59,98 @@ class Projector:
         self.map = {s: f"board.map.{s}" for s in cat.map_spaces}
         self.bridge_space = {b: f"board.bridge.{b}" for b in cat.bridge_spaces}
 
-    def project(self, st: AacState) -> Projection:
+    def project(self, st: AacState, after: tuple[AacState, Projection] | None = None) -> Projection:
+        """What the rules put in each unit; ``after`` (the position one decision before and its
+        projection) lets the seats and the board that decision left alone be reused as they were."""
+        old_state: AacState | None = None
+        old_parts: _Parts | None = None
+        if after is not None and isinstance(after[1].parts, _Parts) and len(after[0].players) == len(st.players):
+            old_state, old_parts = after[0], after[1].parts
+        chars = [p.char for p in st.players]
+        seat_parts: list[_SeatPart] = []
+        for i, pl in enumerate(st.players):
+            if old_state is not None and old_parts is not None and _same_seat(old_state.players[i], pl):
+                seat_parts.append(old_parts.seats[i])
+            else:
+                seat_parts.append(self._seat(pl))
+        if old_state is not None and old_parts is not None and _same_board(old_state.board, st.board):
+            board_part = old_parts.board
+        else:
+            board_part = self._board(st, chars)
         out: dict[str, tuple[str, ...]] = {}
         pool: list[str] = []
         reserve: list[str] = []
         minis: dict[str, list[str]] = {}
-        chars = [p.char for p in st.players]
-        for pl in st.players:
-            c = pl.char
-            etok = self.energy[c]
-            units = self.dev[c]
-            rows = pl.rows
-            for i, tile in enumerate(pl.dev):
-                u = units[i]
-                out[u[0]] = self.tile[tile]
-                top, bottom = rows[tile]
-                if top:
-                    out[u[1]] = tuple(sorted([etok[e] for e in top])) if len(top) > 1 else (etok[top[0]],)
-                if bottom:
-                    out[u[2]] = tuple(sorted([etok[e] for e in bottom])) if len(bottom) > 1 else (etok[bottom[0]],)
-                out[u[3]] = self.action[pl.tokens[i]]
-                conduit = pl.conduits[i] if i < len(pl.conduits) else None
-                if conduit is not None:
-                    out[u[4]] = (f"conduit:{conduit[0]}:{conduit[1]}",)
-            named = self.unit[c]
-            if pl.inactive:
-                out[named["dev.inactive"]] = tuple(sorted([self.tile[t][0] for t in pl.inactive]))
-            ex = pl.exhausted
-            exhausted = [etok[e] for e in ENERGY_TYPES for _ in range(ex[e])]
-            if exhausted:
-                out[named["board.exhausted"]] = tuple(exhausted)
-            out[named["board.channel"]] = self.channel[c][pl.charged]
-            if pl.mtrack:
-                out[self.track[c][("m", pl.mtrack[0])]] = (etok[pl.mtrack[1]],)
-            if pl.ptrack:
-                out[self.track[c][("p", pl.ptrack[0])]] = (etok[pl.ptrack[1]],)
-            for tier in pl.bridges_left:
-                out[self.bridge_unit[c][tier]] = self.bridge_tok[c][tier]
-            if pl.patron:
-                out[named["board.patron"]] = (f"patron:{pl.patron}",)
-            if pl.winds:
-                out[named["board.winds"]] = ("winds",)
-            pp, rr = pl.pool, pl.reserve
-            for e in ENERGY_TYPES:
-                if pp[e]:
-                    pool.extend([etok[e]] * pp[e])
-                if rr[e]:
-                    reserve.extend([etok[e]] * rr[e])
-            if pl.space:
-                minis.setdefault(self.map[pl.space], []).append(self.mini[c])
+        for part in seat_parts:
+            out.update(part.units)
+            pool.extend(part.pool)
+            reserve.extend(part.reserve)
+            if part.space is not None:
+                minis.setdefault(part.space, []).append(part.mini)
         if pool:
             out["board.pool"] = tuple(sorted(pool))
         if reserve:
             out["board.reserve"] = tuple(sorted(reserve))
         for unit, tokens in minis.items():
             out[unit] = tuple(sorted(tokens))
+        out.update(board_part)
+        proj = Projection(out)
+        proj.parts = _Parts(tuple(seat_parts), board_part)
+        _transit(st, proj)
+        proj.flexible.extend((tok, ()) for s, aside in st.aside.items() for e, n in aside.items()
+                             for tok in [self.energy[chars[s]][e]] * n)
+        return proj
+
+    def _seat(self, pl: Player) -> _SeatPart:
+        """The units of one seat's Device and character board, and its tokens in the shared pools."""
+        out: dict[str, tuple[str, ...]] = {}
+        c = pl.char
+        etok = self.energy[c]
+        units = self.dev[c]
+        rows = pl.rows
+        for i, tile in enumerate(pl.dev):
+            u = units[i]
+            out[u[0]] = self.tile[tile]
+            top, bottom = rows[tile]
+            if top:
+                out[u[1]] = tuple(sorted([etok[e] for e in top])) if len(top) > 1 else (etok[top[0]],)
+            if bottom:
+                out[u[2]] = tuple(sorted([etok[e] for e in bottom])) if len(bottom) > 1 else (etok[bottom[0]],)
+            out[u[3]] = self.action[pl.tokens[i]]
+            conduit = pl.conduits[i] if i < len(pl.conduits) else None
+            if conduit is not None:
+                out[u[4]] = (f"conduit:{conduit[0]}:{conduit[1]}",)
+        named = self.unit[c]
+        if pl.inactive:
+            out[named["dev.inactive"]] = tuple(sorted([self.tile[t][0] for t in pl.inactive]))
+        ex = pl.exhausted
+        exhausted = [etok[e] for e in ENERGY_TYPES for _ in range(ex[e])]
+        if exhausted:
+            out[named["board.exhausted"]] = tuple(exhausted)
+        out[named["board.channel"]] = self.channel[c][pl.charged]
+        if pl.mtrack:
+            out[self.track[c][("m", pl.mtrack[0])]] = (etok[pl.mtrack[1]],)
+        if pl.ptrack:
+            out[self.track[c][("p", pl.ptrack[0])]] = (etok[pl.ptrack[1]],)
+        for tier in pl.bridges_left:
+            out[self.bridge_unit[c][tier]] = self.bridge_tok[c][tier]
+        if pl.patron:
+            out[named["board.patron"]] = (f"patron:{pl.patron}",)
+        if pl.winds:
+            out[named["board.winds"]] = ("winds",)
+        pool: list[str] = []
+        reserve: list[str] = []
+        pp, rr = pl.pool, pl.reserve
+        for e in ENERGY_TYPES:
+            if pp[e]:
+                pool.extend([etok[e]] * pp[e])
+            if rr[e]:
+                reserve.extend([etok[e]] * rr[e])
+        return _SeatPart(out, pool, reserve, self.map[pl.space] if pl.space else None, self.mini[c])
+
+    def _board(self, st: AacState, chars: list[str]) -> dict[str, tuple[str, ...]]:
+        """The units of the main board (monuments, tile pool, deck, achievements, pillars, bridges)."""
+        out: dict[str, tuple[str, ...]] = {}
         b = st.board
         monuments = self.cat.monument
         for m in b.monuments:
@@ -158,8 +196,35 @@ class Projector:
         for space, v in b.bridges.items():
             if v is not None:
                 out[self.bridge_space[space]] = (bridge_token(st, v),)
-        proj = Projection(out)
-        _transit(st, proj)
-        proj.flexible.extend((tok, ()) for s, aside in st.aside.items() for e, n in aside.items()
-                             for tok in [self.energy[chars[s]][e]] * n)
-        return proj
+        return out
+
+
+class _SeatPart(NamedTuple):
+    units: dict[str, tuple[str, ...]]
+    pool: list[str]
+    reserve: list[str]
+    space: str | None  # the map unit of the seat's miniature
+    mini: str
+
+
+class _Parts(NamedTuple):
+    seats: tuple[_SeatPart, ...]
+    board: dict[str, tuple[str, ...]]
+
+
+def _same_seat(a: Player, b: Player) -> bool:
+    """Equal in everything a seat's projection reads (compared in C, cheaper than projecting)."""
+    return (a.dev == b.dev and a.rows == b.rows and a.exhausted == b.exhausted and a.tokens == b.tokens
+            and a.pool == b.pool and a.reserve == b.reserve and a.space == b.space and a.charged == b.charged
+            and a.conduits == b.conduits and a.inactive == b.inactive and a.mtrack == b.mtrack
+            and a.ptrack == b.ptrack and a.bridges_left == b.bridges_left and a.patron == b.patron
+            and a.winds == b.winds and a.char == b.char)
+
+
+def _same_board(a: Board, b: Board) -> bool:
+    """Equal in everything the board's projection reads."""
+    return (a.mon_spaces == b.mon_spaces and a.pool_tiles == b.pool_tiles and a.mon_section == b.mon_section
+            and a.mon_bound == b.mon_bound and a.ach_spaces == b.ach_spaces and a.pillar_spaces == b.pillar_spaces
+            and a.bridges == b.bridges and a.deck == b.deck and a.mon_patron == b.mon_patron
+            and a.mon_benefit == b.mon_benefit and a.achievements == b.achievements
+            and a.monuments == b.monuments)

@@ -43,6 +43,11 @@ class AacTableView:
         assert isinstance(state, AacState)
         return self.projector.project(state)
 
+    def project_after(self, state: State, before: State, projected: Projection) -> Projection:
+        """``project(state)``, reusing what ``projected`` (of ``before``, one decision earlier) still holds."""
+        assert isinstance(state, AacState) and isinstance(before, AacState)
+        return self.projector.project(state, (before, projected))
+
     # -- words -------------------------------------------------------------------
     def unit_label(self, unit: str, state: AacState | None = None) -> Msg:
         """A unit's place in words a player reads (translatable)."""

@@ -27,13 +27,14 @@ class Projection:
     Built either token by token (``put``) or, by fast game projectors, directly
     as the sorted form (``expected``)."""
 
-    __slots__ = ("_frozen", "_lists", "flexible")
+    __slots__ = ("_frozen", "_lists", "flexible", "parts")
 
     def __init__(self, expected: dict[str, tuple[str, ...]] | None = None,
                  flexible: list[tuple[str, tuple[str, ...]]] | None = None) -> None:
         self._lists: dict[str, list[str]] = {}
         self._frozen = expected
         self.flexible: list[tuple[str, tuple[str, ...]]] = flexible if flexible is not None else []
+        self.parts: object = None  # a fast projector's pieces, reused for the next position where unchanged
 
     def put(self, unit: str, token: str) -> None:
         lst = self._lists.get(unit)

@@ -39,7 +39,11 @@ _NO_END = Msg("Nothing on the table says how this turn ends: finish the move fir
 
 
 class PhysicalView(Protocol):
-    """A game's view of its table (implemented per game, e.g. ``rules.aac.table_view``)."""
+    """A game's view of its table (implemented per game, e.g. ``rules.aac.table_view``).
+
+    Optional, looked up when present: ``hidden_key(state)`` (what the position holds beyond the
+    table, to tell searched positions apart) and ``project_after(state, before, projected)``
+    (``project`` from the projection of the position one decision earlier, for speed)."""
 
     units: UnitMap
 
@@ -140,6 +144,9 @@ class Recogniser:
         self._state_key = state_key or _default_key
         self._nodes: dict[int, _Node] = {}
         self._hidden = getattr(view, "hidden_key", None)
+        # a view may project a position from its parent's projection (cheaper: most of the table is unchanged)
+        self._project_after: Callable[[State, State, Projection], Projection] | None = getattr(
+            view, "project_after", None)
         self.last_expansions = 0
 
     # -- the interpreter interface -------------------------------------------------
@@ -497,7 +504,10 @@ class Recogniser:
         if got is None:
             child = node.state.clone()
             child.apply(action)
-            proj = self.view.project(child)
+            if self._project_after is not None:
+                proj = self._project_after(child, node.state, node.proj)
+            else:
+                proj = self.view.project(child)
             exp0, exp = node.exp, proj.frozen()
             sig = node.sig
             changed = set()

@@ -18,7 +18,7 @@ def playout(players: int, seed: int, steps: int) -> list[AacState]:
     st = rules.load("aac").new_game(players=players, seed=seed, options={})
     assert isinstance(st, AacState)
     rng = random.Random(seed)
-    out = []
+    out = [st.clone()]
     for _ in range(steps):
         if st.is_terminal():
             break
@@ -39,3 +39,19 @@ def test_the_fast_projector_agrees_with_the_reference_in_sorted_form(players: in
         assert sorted(fast.flexible) == sorted(reference.flexible)
         for unit, tokens in fast.frozen().items():
             assert list(tokens) == sorted(tokens), unit
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000))
+def test_projecting_from_the_previous_position_gives_the_same_table(players: int, seed: int) -> None:
+    """The recogniser projects each searched position from its parent's projection, reusing the seats
+    and the board the decision left alone: the result must be the full projection, every time."""
+    states = playout(players, seed, 600)
+    projector = Projector(states[0].cat)
+    before, projected = states[0], projector.project(states[0])
+    for st in states[1:]:
+        incremental = projector.project(st, (before, projected))
+        reference = project(st)
+        assert incremental.frozen() == reference.frozen()
+        assert sorted(incremental.flexible) == sorted(reference.flexible)
+        before, projected = st, incremental  # (chained: reused parts are reused again)
