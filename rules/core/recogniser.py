@@ -30,7 +30,7 @@ from typing import Protocol
 
 from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
 from rules.core.messages import Msg
-from rules.core.physical import MomentaryEvent, Snapshot
+from rules.core.physical import Fidelity, MomentaryEvent, Snapshot
 from rules.core.projection import Comparison, Projection, Support, UnitMap, compare
 from rules.core.verdict import Difference, Prompt, PromptOption, Refusal, Verdict
 
@@ -111,6 +111,8 @@ class Settings:
     cache_positions: int = 150  # positions (with their projections and children) kept between snapshots
     snapshot_budget: int = 12000  # states expanded per snapshot over every explanation (bounds the worst case)
     repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
+    max_asking: int = 96  # explanations kept while a question the table cannot answer is open
+    vanish_budget: int = 300  # states expanded, at a table with unsensed places, to explain tokens only missing
 
 
 class Recogniser:
@@ -147,6 +149,8 @@ class Recogniser:
         # a view may project a position from its parent's projection (cheaper: most of the table is unchanged)
         self._project_after: Callable[[State, State, Projection], Projection] | None = getattr(
             view, "project_after", None)
+        # tokens put where no sensor looks (an unsensed pool) vanish from the table as a lifted token does
+        self._unsensed = any(u.fidelity == Fidelity.UNSENSED for u in view.units.units.values())
         self.last_expansions = 0
 
     # -- the interpreter interface -------------------------------------------------
@@ -202,13 +206,20 @@ class Recogniser:
         if option is None:
             raise KeyError(f"{key!r} is not an option of prompt {prompt_id!r}")
         others = frozenset(o.actions[0] for o in prompt.options if o.actions and o.key != key)
+        before = self._hyps
         self._decided.append((self._prompt_prefix, option.actions[0], others))
         chosen = [h for h in self._hyps if self._agrees(h)]
         self._prompt = None
         self._hyps = chosen or self._hyps[:1]
         observed = self._observed
         if observed is not None and not all(self._compare(h.state, observed).exact for h in self._hyps):
-            # asked while the move is still being made: the table will show when it is done
+            # asked while the move is still being made: the table will show when it is done; the next
+            # choice the table cannot show is asked now if those that remain still crowd the list
+            exact = [h for h in self._hyps if self._compare(h.state, observed).exact]
+            same = self._exploding(exact) if len(chosen) < len(before) else None  # (an answer that told nothing
+            if same is not None:  # apart is not asked again)
+                self._prompt = self._make_prompt(same)
+            self._hyps = self._capped(self._hyps)
             return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         return self._settle(self._hyps, Verdict())
 
@@ -408,31 +419,40 @@ class Recogniser:
     def _keep(self, current: list[Hypothesis], complete: list[Hypothesis] | None = None) -> None:
         """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones."""
         fresh = sorted(self._dedupe(current), key=_rank)
+        done = [h for h in fresh if h in (complete or [])]
+        fresh = [*done, *(h for h in fresh if h not in done)]  # complete explanations before moves in progress
         taken = {self._key(h.state) for h in fresh}
         older = sorted((h for h in self._hyps if self._key(h.state) not in taken), key=_rank)
-        kept = [*fresh, *older][: self.settings.max_hypotheses]
-        root = [h for h in self._hyps if not h.path][:1]
-        if root and not any(not h.path for h in kept):  # the committed position stays a starting point
-            kept = [*kept[: self.settings.max_hypotheses - 1], root[0]]
-        self._hyps = kept
-        # (only complete explanations: moves still in progress may yet be told apart by the table)
-        same = self._exploding([h for h in kept if h in (complete or [])]) if self._prompt is None else None
+        # (only complete explanations: moves still in progress may yet be told apart by the table; all of
+        # them, before any is dropped, so that the question offers every choice the table cannot show)
+        crowded = len(fresh) + len(older) > self.settings.max_hypotheses
+        same = self._exploding(done, crowded) if self._prompt is None else None
         if same is not None:
             # choices the table cannot tell apart multiply: ask about the first before the truth is crowded out
             self._prompt = self._make_prompt(same)
+        self._hyps = self._capped([*fresh, *older])
 
-    def _exploding(self, hyps: list[Hypothesis]) -> list[Hypothesis] | None:
-        """Explanations the table can never tell apart (same table, different games), once they crowd the list."""
+    def _capped(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
+        """The explanations kept: ``max_hypotheses``, or while a question about them is open ``max_asking``
+        (the answer narrows them; dropping some first could drop the one the player will name)."""
+        cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
+        kept = hyps[:cap]
+        root = [h for h in self._hyps if not h.path][:1]
+        if root and not any(not h.path for h in kept):  # the committed position stays a starting point
+            kept = [*kept[: cap - 1], root[0]]
+        return kept
+
+    def _exploding(self, hyps: list[Hypothesis], crowded: bool = False) -> list[Hypothesis] | None:
+        """Explanations of the same snapshot (the table cannot tell them apart), once they crowd the list.
+
+        They all match what the table shows: whatever differs (an energy's type, a tile's identity at a
+        presence-only table) the sensors cannot say, so the players are asked before some are dropped."""
         moved = [h for h in hyps if h.path]
-        if len(moved) <= self.settings.max_hypotheses // 2:
+        if len(moved) < 2 or (len(moved) <= self.settings.max_hypotheses // 2 and not crowded):
             return None
-        groups: dict[object, list[Hypothesis]] = {}
-        for h in moved:
-            groups.setdefault(self._node(h.state).sig, []).append(h)
-        same = max(groups.values(), key=len)
-        if len(same) < 2:
+        if self._question(moved) is None and self._question(moved, strict=False) is None:
             return None
-        return same if self._question(same) is not None else None
+        return moved
 
     def _consistent(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
         """Of several explanations, those that account for every snapshot since the last commit.
@@ -546,7 +566,11 @@ class Recogniser:
             return result
         if goal is None and cmp0.missing_only and cmp0.score <= settings.max_in_hand:
             result.partial.append(again)
-            return result  # only tokens out of sight: a hand at work, nothing to decide yet
+            if not self._unsensed:
+                return result  # only tokens out of sight: a hand at work, nothing to decide yet
+            # or put where no sensor looks (exhausted to an unsensed pool): look for decisions that say so,
+            # keeping the hand at work as an explanation until the table tells them apart
+            budget = min(budget, settings.vanish_budget)
         level: list[tuple[Hypothesis, _Node, Comparison]] = [(start, root, cmp0)]
         visited = {root.key}
         plausible = getattr(self.view, "plausible", None)
@@ -659,11 +683,11 @@ class Recogniser:
                 base.apply(action)
             self._commit(base, accepted)
             hyps = [Hypothesis(h.path[index:], h.state, h.seen) for h in hyps]
-        self._hyps = hyps
         if len(hyps) > 1 and self._must_ask(hyps):
             self._prompt = self._make_prompt(hyps)
         else:
             self._prompt = None
+        self._hyps = sorted(hyps, key=_rank)[: self.settings.max_asking]
         return Verdict(
             accepted=tuple(accepted),
             undone=verdict.undone,

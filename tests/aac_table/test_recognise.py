@@ -119,3 +119,62 @@ def test_mixed_sensors_follow_the_opening_turns():
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     assert t.prompts > 0
+
+
+def _explained(game: TableGame) -> bool:
+    """The true position is the committed one or among the recogniser's open explanations."""
+    rec = game.recogniser
+    truth = digest(game.truth.state)
+    return digest(rec.state) == truth or any(digest(h.state) == truth for h in rec._hyps)
+
+
+def _to_turn_start(game: TableGame, seat_moves: int = 0) -> None:
+    """Play until a player's turn begins (the first decision of a turn, p. 13)."""
+    st = game.truth.state
+    while not (st.current_player >= 0 and st.frames and st.frames[-1]["t"] == "turn"):
+        game.step()
+    for _ in range(seat_moves):
+        game.step()
+        while not (st.current_player >= 0 and st.frames and st.frames[-1]["t"] == "turn"):
+            game.step()
+
+
+def _do(game: TableGame, kind: str, pick: str = "") -> None:
+    """The truth takes a decision of this kind (the last legal one naming ``pick``), carried out by hand."""
+    truth = game.truth
+    legal = [a for a in truth.state.legal_actions() if a.kind == kind]
+    action = ([a for a in legal if pick in a.args] or legal)[-1]
+    for step, _hold in truth.steps(truth.apply(action)):
+        truth.perform(step)
+
+
+def test_energy_exhausted_to_an_unsensed_pool_is_explained_not_only_held():
+    """ACTIONS (p. 14): the turn starts by exhausting a bottom-row energy into the Exhausted Pool. At a
+    table whose pools are unsensed the token simply vanishes, as a lifted one does: the exhaust must be
+    among the explanations (not only "a hand at work"), or every later snapshot is refused."""
+    game = table(2, seed=100, fidelity="presence")
+    _to_turn_start(game)
+    assert any(a.kind == "exhaust" for a in game.truth.state.legal_actions())
+    _do(game, "exhaust")
+    assert game.verdict.in_sync
+    assert _explained(game)
+
+
+def test_loads_of_energy_types_the_table_cannot_show_are_asked_before_the_truth_is_dropped():
+    """ADVANCE step 4 (p. 13): tiles that entered are loaded from the Exhausted Pool. Presence sensors
+    cannot show which energy type was loaded, so explanations multiply by four per load; they are asked
+    about before any is dropped (the players answer), so the true one is never lost."""
+    game = table(2, seed=100, fidelity="presence")
+    _to_turn_start(game)
+    truth = game.truth
+    seat = truth.state.current_player
+    _do(game, "slide")
+    loads = 0
+    while truth.state.current_player == seat:
+        if any(a.kind == "load" for a in truth.state.legal_actions()):
+            _do(game, "load", "wild")  # the last type in the catalogue's order: the first to be dropped
+            loads += 1
+            assert game.verdict.in_sync and _explained(game), loads  # (asked and answered, if need be)
+        else:  # (a second slide, or not: nothing a presence table shows until energy is loaded)
+            _do(game, "pass" if any(a.kind == "pass" for a in truth.state.legal_actions()) else "slide")
+    assert loads >= 2
