@@ -163,7 +163,9 @@ def test_energy_exhausted_to_an_unsensed_pool_is_explained_not_only_held():
 def test_loads_of_energy_types_the_table_cannot_show_are_asked_before_the_truth_is_dropped():
     """ADVANCE step 4 (p. 13): tiles that entered are loaded from the Exhausted Pool. Presence sensors
     cannot show which energy type was loaded, so explanations multiply by four per load; they are asked
-    about before any is dropped (the players answer), so the true one is never lost."""
+    about before any is dropped (the players answer), so the true one is never lost. (This game's loads
+    do not overflow the list without the fix either: the test guards the behaviour, it does not show
+    the fix; the presence soak figures in docs/performance.md do.)"""
     game = table(2, seed=100, fidelity="presence")
     _to_turn_start(game)
     truth = game.truth
