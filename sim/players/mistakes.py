@@ -126,7 +126,14 @@ def _deploy_wrong_position(c: MistakeContext) -> Fix | None:
 
 
 def _exhaust_top_row(c: MistakeContext) -> Fix | None:
+    # energy loaded into a tile that entered this ADVANCE may go back to the Exhausted Pool: that is
+    # redoing the load (p. 34), not a mistake
+    entered = {t for f in c.state.frames if f["t"] == "adv" for t in f.get("entered", ())}
+    pl = c.state.players[c.seat]
     for s in c.device_slots(c.me, "top"):
+        pos = int(s.split(".dev.p")[1][0])
+        if pos <= len(pl.dev) and pl.dev[pos - 1] in entered:
+            continue
         e = c.energy_of(s, c.me)
         if e:
             return c.move(e, s, f"{c.me}.board.exhausted")
@@ -152,9 +159,11 @@ def _onto_broken_path(c: MistakeContext) -> Fix | None:
 
 
 def _load_anywhere(c: MistakeContext, row: str) -> Fix | None:
-    f = c.state.frames[-1]
-    if f["t"] == "adv" and f.get("stage") == "load":
-        return None  # loading is legal now (for the tiles that entered)
+    if any(f["t"] == "adv" for f in c.state.frames):
+        # in an ADVANCE turn the entered tiles may be loaded once the player stops what comes before
+        # step 4 (a character move, conduit benefits: both optional), so the table shows a legal move
+        # (p. 13); loading a tile that did not enter is its own mistake
+        return None
     e = c.exhausted_energy(c.me)
     if e is None:
         return None
@@ -317,6 +326,8 @@ def _bound_area(c: MistakeContext, e: str) -> str | None:
 
 
 def _track_without_move(c: MistakeContext, e: str) -> str | None:
+    if any(f["t"] in ("track", "movesel") for f in c.state.frames):
+        return None  # a track move is being made: starting the track is legal now (p. 25)
     pl = c.state.players[c.seat]
     if pl.mtrack is None and c.free(f"{c.me}.board.mtrack1"):
         return f"{c.me}.board.mtrack1"
