@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
@@ -11,20 +9,13 @@ import rules
 from rules.aac.physical import project
 from rules.aac.projector import Projector
 from rules.aac.state import AacState
-from rules.core.api import CHANCE
+from tests.fixtures.playout import random_positions
 
 
 def playout(players: int, seed: int, steps: int) -> list[AacState]:
     st = rules.load("aac").new_game(players=players, seed=seed, options={})
     assert isinstance(st, AacState)
-    rng = random.Random(seed)
-    out = [st.clone()]
-    for _ in range(steps):
-        if st.is_terminal():
-            break
-        st.apply(st.sample_chance() if st.current_player == CHANCE else rng.choice(st.legal_actions()))
-        out.append(st.clone())
-    return out
+    return random_positions(st, seed, steps)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
-from rules.core.api import CHANCE, Action
+from rules.core.api import Action
 from rules.toe.catalogue import shipped_catalogue
 from rules.toe.game import ToeGame
 from rules.toe.model import Frame
 from rules.toe.physical import Projector, project
 from rules.toe.state import ToeState
+from tests.fixtures.playout import random_positions
 from tests.toe.helpers import act, new, ready, reveal, through_preparation
 
 CAT = shipped_catalogue()
@@ -23,14 +23,7 @@ PROJECTOR = Projector(CAT)
 def playout(players: int, seed: int, steps: int, options: dict | None = None) -> list[ToeState]:
     """Positions of a random game (every decider's legal actions, time events included)."""
     st = ToeGame().new_game(players=players, seed=seed, options=options or {})
-    rng = random.Random(seed)
-    out = []
-    for _ in range(steps):
-        if st.is_terminal():
-            break
-        st.apply(st.sample_chance() if st.current_player == CHANCE else rng.choice(st.legal_actions()))
-        out.append(st.clone())
-    return out
+    return random_positions(st, seed, steps)[1:]
 
 
 def tokens(st: ToeState) -> Counter[str]:
