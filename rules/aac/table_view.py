@@ -251,9 +251,11 @@ class AacTableView:
         if sensed is None or sensed.fidelity == Fidelity.UNSENSED:
             return True
         here = cmp.extra.get(unit)
+        if not here:
+            return False
         if isinstance(here, int):
-            return here > 0
-        return here is not None and bool(here) and (token is None or token in here)
+            return True
+        return token is None or token in here
 
     def _target(self, state: AacState, action: Action) -> tuple[str | None, str | None]:
         kind, args = action.kind, action.args

@@ -418,9 +418,10 @@ class Recogniser:
 
     def _keep(self, current: list[Hypothesis], complete: list[Hypothesis] | None = None) -> None:
         """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones."""
-        fresh = sorted(self._dedupe(current), key=_rank)
-        done = [h for h in fresh if h in (complete or [])]
-        fresh = [*done, *(h for h in fresh if h not in done)]  # complete explanations before moves in progress
+        complete_ids = {id(h) for h in complete or ()}
+        # complete explanations before moves in progress, each most evidence, then fewest decisions
+        fresh = sorted(self._dedupe(current), key=lambda h: (id(h) not in complete_ids, *_rank(h)))
+        done = [h for h in fresh if id(h) in complete_ids]
         taken = {self._key(h.state) for h in fresh}
         older = sorted((h for h in self._hyps if self._key(h.state) not in taken), key=_rank)
         # (only complete explanations: moves still in progress may yet be told apart by the table; all of
@@ -450,9 +451,8 @@ class Recogniser:
         moved = [h for h in hyps if h.path]
         if len(moved) < 2 or (len(moved) <= self.settings.max_hypotheses // 2 and not crowded):
             return None
-        if self._question(moved) is None and self._question(moved, strict=False) is None:
-            return None
-        return moved
+        # (a strict question implies a lenient one: asking for the lenient one alone is enough)
+        return moved if self._question(moved, strict=False) is not None else None
 
     def _consistent(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
         """Of several explanations, those that account for every snapshot since the last commit.

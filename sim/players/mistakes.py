@@ -129,14 +129,14 @@ def _exhaust_top_row(c: MistakeContext) -> Fix | None:
     # energy loaded into a tile that entered this ADVANCE may go back to the Exhausted Pool: that is
     # redoing the load (p. 34), not a mistake
     entered = {t for f in c.state.frames if f["t"] == "adv" for t in f.get("entered", ())}
-    pl = c.state.players[c.seat]
-    for s in c.device_slots(c.me, "top"):
-        pos = int(s.split(".dev.p")[1][0])
-        if pos <= len(pl.dev) and pl.dev[pos - 1] in entered:
+    for p, tile in enumerate(c.state.players[c.seat].dev, 1):
+        if tile in entered:
             continue
-        e = c.energy_of(s, c.me)
-        if e:
-            return c.move(e, s, f"{c.me}.board.exhausted")
+        for k in (1, 2, 3):
+            s = f"{c.me}.dev.p{p}.top{k}"
+            e = c.energy_of(s, c.me)
+            if e:
+                return c.move(e, s, f"{c.me}.board.exhausted")
     return None
 
 
