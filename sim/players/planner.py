@@ -62,7 +62,7 @@ def plan(before: Projection, after: Projection, groups: Mapping[str, tuple[str, 
     exp1, flex1 = unit_contents(after)
     removed: list[tuple[str, str]] = []
     added: list[tuple[str, str]] = []
-    for unit in set(exp0) | set(exp1):
+    for unit in sorted(set(exp0) | set(exp1)):  # (sorted: the same motions whatever the hash seed)
         a, b = Counter(exp0.get(unit, ())), Counter(exp1.get(unit, ()))
         removed += [(unit, t) for t in (a - b).elements()]
         added += [(unit, t) for t in (b - a).elements()]

@@ -143,7 +143,7 @@ class ToeTruth:
         """Which tokens move where: each token leaving a unit is carried to where one like it arrives."""
         removed: list[tuple[str, str]] = []
         added: list[tuple[str, str]] = []
-        changed = [u for u in set(before) | set(after) if before.get(u) != after.get(u)]
+        changed = [u for u in sorted(set(before) | set(after)) if before.get(u) != after.get(u)]
         for unit in changed:
             if unit.endswith(".tilt"):
                 continue  # a tilt reading follows its sand timer

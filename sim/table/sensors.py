@@ -155,7 +155,7 @@ class VirtualSensors:
                 return out
             candidates = self.dirty.pop(device, set())
             candidates.update(set(self.stuck) | set(self.blips) | set(self.bouncing))
-            for location in candidates:
+            for location in sorted(candidates):  # (a scan order that does not depend on the hash seed)
                 if self.device_of.get(location) != device or location not in self.state:
                     continue
                 value = self.current(location)
