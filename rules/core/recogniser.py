@@ -67,6 +67,8 @@ class Hypothesis:
     path: Path
     state: State
     seen: int = 0  # snapshots this line of decisions has explained, in order (evidence beyond the latest)
+    # the position one decision earlier, when the table was last seen part-way from it to this one
+    before: State | None = None
 
 
 @dataclass
@@ -429,8 +431,10 @@ class Recogniser:
         crowded = len(fresh) + len(older) > self.settings.max_hypotheses
         same = self._exploding(done, crowded) if self._prompt is None else None
         if same is not None:
-            # choices the table cannot tell apart multiply: ask about the first before the truth is crowded out
-            self._prompt = self._make_prompt(same)
+            # choices the table cannot tell apart multiply: ask about the first before the truth is crowded out;
+            # the moves still in progress are options too (the player may be making one of them)
+            going = [h for h in fresh if h.path and id(h) not in complete_ids]
+            self._prompt = self._make_prompt([*same, *going])
         self._hyps = self._capped([*fresh, *older])
 
     def _capped(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
@@ -560,12 +564,19 @@ class Recogniser:
         root = self._node(start.state)
         cmp0 = self._compare(start.state, observed)
         result = SearchResult([], [], [(cmp0.score, start, cmp0)], 0)
-        again = Hypothesis(start.path, start.state, start.seen + 1)
         if cmp0.exact and (goal is None or goal(start.state)):
-            result.matches.append(again)
+            result.matches.append(Hypothesis(start.path, start.state, start.seen + 1))
             return result
-        if goal is None and cmp0.missing_only and cmp0.score <= settings.max_in_hand:
+        again = Hypothesis(start.path, start.state, start.seen + 1, start.before)
+        if goal is None and start.before is not None and self._still_between(start.before, root, cmp0, observed):
+            # the hand may still be carrying out this decision (several tokens, over several snapshots); the
+            # search goes on, for the table may as well show the next decisions begun
             result.partial.append(again)
+        carried = len(result.partial)
+        if goal is None and cmp0.missing_only and cmp0.score <= settings.max_in_hand:
+            if not carried:
+                result.partial.append(again)
+            carried = 0  # (a hand at work: what the search finds below is searched no deeper)
             if not self._unsensed:
                 return result  # only tokens out of sight: a hand at work, nothing to decide yet
             # or put where no sensor looks (exhausted to an unsensed pool): look for decisions that say so,
@@ -594,8 +605,8 @@ class Recogniser:
                     cmp2 = self._incremental(cmp, changed, kid.exp, kid.proj, observed)
                     if goal is None and not cmp2.exact and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
-                        result.partial.append(
-                            Hypothesis((*hyp.path, (_who(state, decider, action), action)), kid.state, start.seen + 1))
+                        result.partial.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
+                                                         kid.state, start.seen + 1, state))
                     if cmp2.score > cmp.score:
                         continue
                     if kid.key in visited:
@@ -615,12 +626,19 @@ class Recogniser:
                     break
                 level = [t for t in nxt if not t[2].exact]
                 continue
-            if result.partial or not nxt or result.expansions >= budget:
+            if len(result.partial) > carried or not nxt or result.expansions >= budget:
                 break  # a move is visibly in progress: the next snapshot will tell more
             level = nxt
         result.closest.sort(key=lambda t: (t[0], len(t[1].path)))
         del result.closest[8:]
         return result
+
+    def _still_between(self, before: State, node: _Node, cmp: Comparison,
+                       observed: Mapping[str, tuple[str, ...] | int]) -> bool:
+        """Is the table still part-way from ``before`` to this position (seen so at an earlier snapshot)?"""
+        parent = self._node(before)
+        changed = frozenset(u for u, _ in node.exp.items() ^ parent.exp.items())
+        return self._between(self._compare(before, observed), changed, parent.exp, node.exp, observed)
 
     def _between(
         self,
@@ -682,7 +700,7 @@ class Recogniser:
             for _, action in accepted:
                 base.apply(action)
             self._commit(base, accepted)
-            hyps = [Hypothesis(h.path[index:], h.state, h.seen) for h in hyps]
+            hyps = [Hypothesis(h.path[index:], h.state, h.seen, h.before) for h in hyps]
         if len(hyps) > 1 and self._must_ask(hyps):
             self._prompt = self._make_prompt(hyps)
         else:
@@ -702,8 +720,10 @@ class Recogniser:
         for before, choice, others in self._decided:
             if len(before) >= len(done) and before[: len(done)] == done:
                 kept.append((before[len(done):], choice, others))
-            elif done[: len(before)] == before and not ({choice} | others) & set(done[len(before):]):
-                kept.append(((), choice, others))  # committed up to here, the named decision still to come
+            elif done[: len(before)] == before and not any(a.kind == choice.kind for a in done[len(before):]):
+                # committed up to here, the named decision still to come (once a decision of its kind is
+                # committed, the answer was about a choice made: it binds no later one)
+                kept.append(((), choice, others))
         self._decided = kept
         self._committed = state
         self._since_commit = [self._observed] if self._observed is not None else []

@@ -77,9 +77,11 @@ class TableGame:
     """One game: sim players at a simulated table, watched by a recogniser through the sensors."""
 
     def __init__(self, players: int, seed: int, wiring: WiringMap, options: dict[str, Any] | None = None,
-                 totals: SoakTotals | None = None, mistake_rate: float = 0.0):
+                 totals: SoakTotals | None = None, mistake_rate: float = 0.0, start: AacState | None = None):
+        """``start``: a position to play on from (a saved one, as tests do) instead of a new game."""
         self.game = rules.load("aac")
-        state = self.game.new_game(players=players, seed=seed, options=options or {})
+        state = start.clone() if start is not None else self.game.new_game(players=players, seed=seed,
+                                                                           options=options or {})
         assert isinstance(state, AacState)
         self.rng = random.Random(seed * 7919 + players)
         self.truth = AacTruth(state, self.rng, wiring.specs())
@@ -92,7 +94,8 @@ class TableGame:
         self.mistakes = MistakeBook(self.rng) if mistake_rate > 0 else None
         self.mistake_rate = mistake_rate
         self.in_mistake = False
-        self.turn_starts: dict[int, str] = {0: digest(state)}  # the true position at the start of each turn
+        # the true position at the start of each turn
+        self.turn_starts: dict[int, str] = {state.turns_done: digest(state)}
         self.backend.start(self._snapshot, self._event)
 
     # -- the recogniser's inputs ----------------------------------------------------

@@ -8,8 +8,13 @@ turn), the turn structure (p. 11-16) and every decision the engine names.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import rules
 from rules.aac.state import AacState
 from rules.core.physical import Snapshot
+from rules.core.verdict import Verdict
 from sim.players.aac import digest
 from sim.soak.games import TableGame, wiring_for
 
@@ -182,3 +187,68 @@ def test_loads_of_energy_types_the_table_cannot_show_are_asked_before_the_truth_
         else:  # (a second slide, or not: nothing a presence table shows until energy is loaded)
             _do(game, "pass" if any(a.kind == "pass" for a in truth.state.legal_actions()) else "slide")
     assert loads >= 2
+
+
+def _from_saved(name: str, players: int, seed: int) -> tuple[TableGame, AacState]:
+    """A soak game resumed at a saved position with the sim's random state there (tests/aac_table/data)."""
+    data = json.loads((Path(__file__).parent / "data" / name).read_text())
+    start = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(start, AacState)
+    game = TableGame(players, seed, wiring_for("identity"), mistake_rate=0.005, start=start)
+    rng = data["rng"]
+    game.rng.setstate((rng["version"], tuple(rng["internal"]), rng["gauss"]))
+    return game, start
+
+
+def _play_turns(game: TableGame, turns: int) -> None:
+    """As ``TableGame.play`` does (a mistake now and then), until ``turns`` more turns are done."""
+    truth = game.truth
+    end = truth.state.turns_done + turns
+    while truth.state.turns_done < end and not truth.state.is_terminal():
+        seat = truth.state.current_player
+        if game.mistakes is not None and seat >= 0 and game.rng.random() < game.mistake_rate:
+            game.inject_mistake()
+        game.step()
+
+
+def test_a_section_completion_moved_over_several_snapshots_while_energy_gains_crowd_the_list():
+    """MONUMENT SECTION COMPLETION (p. 19): each contributor gains energy or a benefit, then the section
+    is constructed and an energy bound. The gained energy goes from the count-only reserve to the
+    count-only Exhausted Pool, so its type is invisible: 4 x 4 explanations, more than are kept while a
+    move is unfinished. The completion's tokens are then moved by hand over several snapshots; the true
+    explanation must stay "on its way" at each one even once the position before it was dropped
+    (it had been refused: identity soak, seed 0, game 8; the saved position and the sim's random state
+    reproduce it)."""
+    game, start = _from_saved("forge_completion.json", 2, 8)
+    assert [f["t"] for f in start.frames] == ["end", "complete", "contrib"]
+    _play_turns(game, 2)
+    truth = game.truth
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    forge = next(m for m in truth.state.to_json()["board"]["monuments"] if m["id"] == "forge")
+    assert forge["bound"] and t.prompts > 0  # (the section was built; the gains were asked about)
+
+
+def test_the_question_of_which_energy_to_bind_offers_the_one_being_bound():
+    """MONUMENT SECTION COMPLETION (p. 19): the completing player binds any one of their energies in the
+    section and exhausts or activates the others, in any order. While the hand is at it, lines that bind
+    the Rose or the Compass match the table already and the one binding the Wild is still in progress;
+    when they crowd the list the player is asked, and the Wild must be among the options (it was not: the
+    player's answer was wrong, and it then refused a later bind of a Compass; identity soak, seed 1000,
+    game 1024). An answer binds only the choice it was about, not a later decision of the same kind."""
+    game, _ = _from_saved("fortress_bind.json", 2, 1024)
+    asked: list[list[str]] = []
+    answer = game.recogniser.answer
+
+    def noted(prompt_id: str, key: str) -> Verdict:
+        prompt = game.recogniser.prompt
+        assert prompt is not None
+        asked.append([str(o.actions[0]) for o in prompt.options])
+        return answer(prompt_id, key)
+
+    game.recogniser.answer = noted  # type: ignore[method-assign]
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    binds = [options for options in asked if any("bind_select" in o for o in options)]
+    assert binds and all(len(options) == 3 for options in binds), asked
