@@ -115,6 +115,7 @@ class Settings:
     repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
     max_asking: int = 96  # explanations kept while a question the table cannot answer is open
     vanish_budget: int = 300  # states expanded, at a table with unsensed places, to explain tokens only missing
+    max_between: int = 6  # decisions of one position kept as moves in progress (more: the position itself)
 
 
 class Recogniser:
@@ -595,6 +596,7 @@ class Recogniser:
                 decider = state.current_player
                 if node.actions is None:
                     node.actions = state.legal_actions()
+                going: list[Hypothesis] = []  # this position's decisions the table is on its way to
                 for action in node.actions:
                     if result.expansions >= budget:
                         break
@@ -605,8 +607,8 @@ class Recogniser:
                     cmp2 = self._incremental(cmp, changed, kid.exp, kid.proj, observed)
                     if goal is None and not cmp2.exact and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
-                        result.partial.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
-                                                         kid.state, start.seen + 1, state))
+                        going.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
+                                                kid.state, start.seen + 1, state))
                     if cmp2.score > cmp.score:
                         continue
                     if kid.key in visited:
@@ -620,6 +622,12 @@ class Recogniser:
                         result.partial.append(h2)
                     nxt.append((h2, kid, cmp2))
                     result.closest.append((cmp2.score, h2, cmp2))
+                if len(going) > settings.max_between:
+                    # too many to keep (choices the table cannot show yet, such as which energy paid):
+                    # the position before them stands for all, and is searched again at the next snapshot
+                    result.partial.append(Hypothesis(hyp.path, state, start.seen + 1, hyp.before))
+                else:
+                    result.partial.extend(going)
             if result.matches:
                 extra_levels -= 1
                 if extra_levels < 0:

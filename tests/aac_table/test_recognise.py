@@ -252,3 +252,18 @@ def test_the_question_of_which_energy_to_bind_offers_the_one_being_bound():
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     binds = [options for options in asked if any("bind_select" in o for o in options)]
     assert binds and all(len(options) == 3 for options in binds), asked
+
+
+def test_a_two_tile_claim_paid_with_energy_the_table_cannot_type_is_not_crowded_out():
+    """CLAIM (p. 17): up to 2 tiles from the Tile Pool, paid with energy already in the Tile Pool, which
+    is exhausted. Both places count tokens only, so while the hand is at it every tile choice times every
+    mix of energy types is on its way to the table: far more than are kept. The position before the
+    claim stands for them until the table shows which tiles, then the players are asked which energy
+    (a claim of tiles 2 and 3 for 4 energies of three types had been dropped and the rest of the turn
+    refused; identity soak, seed 1000, game 1036)."""
+    game, start = _from_saved("two_tile_claim.json", 2, 1036)
+    _play_turns(game, 1)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    claims = [a for _, a in game.truth.state.history[len(start.history):] if a.kind == "claim"]
+    assert any(len(a.args[0]) == 2 for a in claims), claims  # (the saved game does claim two tiles)
