@@ -140,6 +140,8 @@ class Recogniser:
         self._previous: dict[str, tuple[str, ...] | int] | None = None  # the snapshot before it
         self._delta: frozenset[str] | None = None  # units whose readings differ between the two
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
+        self._turn_seen: list[dict[str, tuple[str, ...] | int]] = []  # the snapshots of this turn, in order
+        self._seen_at: dict[int, int] = {}  # per turn mark (by id): how many of them it had seen
         self._prompt: Prompt | None = None
         self._prompt_index = 0  # the option a seat button's short presses have reached
         self._prompt_prefix: tuple[Action, ...] = ()  # the decisions before it
@@ -174,6 +176,8 @@ class Recogniser:
         self._observed = observed
         if not self._since_commit or self._since_commit[-1] != observed:
             self._since_commit.append(observed)
+        if not self._turn_seen or self._turn_seen[-1] != observed:
+            self._turn_seen.append(observed)
         return self._explain(observed)
 
     def event(self, event: MomentaryEvent) -> Verdict:
@@ -467,19 +471,24 @@ class Recogniser:
         if len(hyps) < 2 or len(self._since_commit) < 2:
             return hyps
         # only tokens the committed position does not explain need a place on the way
-        proj = self.view.project(self._committed)
-        exp = proj.frozen()
-        unexplained = [(obs, list(compare(self.view.units, exp, proj.flexible, obs).extra))
-                       for obs in self._since_commit]
-        unexplained = [(obs, extra) for obs, extra in unexplained if extra]
+        unexplained = self._unexplained(self._committed, self._since_commit)
         if not unexplained:
             return hyps
         kept = [h for h in hyps if self._accounts_for(h, unexplained)]
         return kept or hyps
 
+    def _unexplained(self, start: State, seen: Sequence[Mapping[str, tuple[str, ...] | int]]
+                     ) -> list[tuple[Mapping[str, tuple[str, ...] | int], list[str]]]:
+        """Of these snapshots, those showing tokens that ``start`` does not explain, and where."""
+        proj = self.view.project(start)
+        exp = proj.frozen()
+        unexplained = [(obs, list(compare(self.view.units, exp, proj.flexible, obs).extra)) for obs in seen]
+        return [(obs, extra) for obs, extra in unexplained if extra]
+
     def _accounts_for(self, h: Hypothesis,
-                      unexplained: Sequence[tuple[Mapping[str, tuple[str, ...] | int], list[str]]]) -> bool:
-        state = self._committed.clone()
+                      unexplained: Sequence[tuple[Mapping[str, tuple[str, ...] | int], list[str]]],
+                      start: State | None = None) -> bool:
+        state = (start if start is not None else self._committed).clone()
         support = Support(self.view.units)
         support.add(self.view.project(state))
         for _, action in h.path:
@@ -739,7 +748,11 @@ class Recogniser:
         if key != self._turn_id:
             self._turn_id = key
             self._turn_marks = []
-        self._turn_marks.append(state.clone())
+            self._turn_seen = [self._observed] if self._observed is not None else []
+            self._seen_at = {}
+        mark = state.clone()
+        self._seen_at[id(mark)] = max(len(self._turn_seen) - 1, 0)  # (the snapshot it was committed at on)
+        self._turn_marks.append(mark)
 
     @staticmethod
     def _turn_key(state: State) -> tuple[int, int]:
@@ -863,6 +876,11 @@ class Recogniser:
                 break
             res = self._search(Hypothesis((), mark.clone()), observed, budget=self.settings.repair_budget - spent)
             spent += res.expansions
+            if res.matches:
+                # the table passed through this turn's snapshots since the mark: a token seen on the way (a
+                # marker flipped by an action) rules out a line that never put it there
+                unexplained = self._unexplained(mark, self._turn_seen[self._seen_at.get(id(mark), 0):])
+                res.matches = [m for m in res.matches if self._accounts_for(m, unexplained, mark)]
             if res.matches:
                 undone = len(self._committed.history) - len(mark.history)
                 while self._turn_marks and self._turn_marks[-1] is not mark:

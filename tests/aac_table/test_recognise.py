@@ -16,6 +16,7 @@ from rules.aac.state import AacState
 from rules.core.physical import Snapshot
 from rules.core.verdict import Verdict
 from sim.players.aac import digest
+from sim.players.mistakes import Mistake
 from sim.soak.games import TableGame, wiring_for
 
 
@@ -189,12 +190,12 @@ def test_loads_of_energy_types_the_table_cannot_show_are_asked_before_the_truth_
     assert loads >= 2
 
 
-def _from_saved(name: str, players: int, seed: int) -> tuple[TableGame, AacState]:
+def _from_saved(name: str, players: int, seed: int, mistakes: float = 0.005) -> tuple[TableGame, AacState]:
     """A soak game resumed at a saved position with the sim's random state there (tests/aac_table/data)."""
     data = json.loads((Path(__file__).parent / "data" / name).read_text())
     start = rules.load("aac").state_from_json(data["state"])
     assert isinstance(start, AacState)
-    game = TableGame(players, seed, wiring_for("identity"), mistake_rate=0.005, start=start)
+    game = TableGame(players, seed, wiring_for("identity"), mistake_rate=mistakes, start=start)
     rng = data["rng"]
     game.rng.setstate((rng["version"], tuple(rng["internal"]), rng["gauss"]))
     return game, start
@@ -267,3 +268,29 @@ def test_a_two_tile_claim_paid_with_energy_the_table_cannot_type_is_not_crowded_
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     claims = [a for _, a in game.truth.state.history[len(start.history):] if a.kind == "claim"]
     assert any(len(a.args[0]) == 2 for a in claims), claims  # (the saved game does claim two tiles)
+
+
+def test_a_marker_flipped_by_another_player_is_refused_not_explained_by_rewriting_the_turn():
+    """RECHARGE (p. 16) flips a Channel Marker to its charged side; only its owner's actions do. Here a
+    player flips an opponent's marker back while the opponent's turn is still pending. A different line
+    of that turn (without the Recharge) would leave the table as it is now, but the table showed the
+    marker charged on the way: re-explaining the turn must account for every snapshot since the point it
+    goes back to, so the flip is refused and, once put right, the game goes on (it had been accepted as
+    that other line; identity soak, seed 1000, game 1017)."""
+    game, _ = _from_saved("flipped_marker.json", 3, 1017)
+    book = game.mistakes
+    assert book is not None
+    made: list[str] = []
+    pick = book.pick
+
+    def noted(truth: object) -> Mistake | None:
+        mistake = pick(truth)
+        if mistake is not None:
+            made.append(mistake.name)
+        return mistake
+
+    book.pick = noted  # type: ignore[method-assign]
+    _play_turns(game, 2)
+    t = game.totals
+    assert made == ["flip another player's channel marker"]
+    assert (t.flagged, t.recovered, t.missed_illegal, t.false_rejections, t.desyncs) == (1, 1, 0, 0, 0), t.notes
