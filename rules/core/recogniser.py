@@ -145,6 +145,7 @@ class Recogniser:
         self._prompt: Prompt | None = None
         self._prompt_index = 0  # the option a seat button's short presses have reached
         self._prompt_prefix: tuple[Action, ...] = ()  # the decisions before it
+        self._prompt_extra: list[Hypothesis] = []  # explanations taking the options no kept one took
         # answers given: after these decisions, of these options the player named this one
         self._decided: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
         self._prompt_seq = 0
@@ -213,9 +214,10 @@ class Recogniser:
         if option is None:
             raise KeyError(f"{key!r} is not an option of prompt {prompt_id!r}")
         others = frozenset(o.actions[0] for o in prompt.options if o.actions and o.key != key)
-        before = self._hyps
+        before = [*self._hyps, *self._prompt_extra]  # (with the options no kept explanation had taken)
+        self._prompt_extra = []
         self._decided.append((self._prompt_prefix, option.actions[0], others))
-        chosen = [h for h in self._hyps if self._agrees(h)]
+        chosen = [h for h in before if self._agrees(h)]
         self._prompt = None
         self._hyps = chosen or self._hyps[:1]
         observed = self._observed
@@ -845,6 +847,7 @@ class Recogniser:
                     picks.append((h.path[index][1], h, index))
         else:
             index, picks = question
+        picks = self._with_unkept_alternatives(picks)
         self._prompt_prefix = tuple(a for _, a in hyps[0].path[:index])
         options: list[PromptOption] = []
         first: State | None = None
@@ -862,6 +865,42 @@ class Recogniser:
         self._prompt_index = 0
         return Prompt(f"p{self._prompt_seq}", player, first.decision()["question"], tuple(options),
                       digest(self._state_key(first)))
+
+    def _with_unkept_alternatives(self, picks: list[tuple[Action, Hypothesis, int]]
+                                  ) -> list[tuple[Action, Hypothesis, int]]:
+        """The options of a question, with the alternatives no kept explanation took but that fit the table
+        as well (explanations are capped: which energy each of four players gave may have crowded some
+        out, and the player must be able to name the one they chose)."""
+        self._prompt_extra = []
+        observed = self._observed
+        if observed is None or len({a.kind for a, _, _ in picks}) != 1:
+            return picks
+        action, h, at = picks[0]
+        state = self._state_at(h, at)
+        fit = self._compare(h.state, observed).score
+        taken = {a for a, _, _ in picks}
+        out = list(picks)
+        for alt in state.legal_actions():
+            if alt.kind != action.kind or alt in taken:
+                continue
+            other = self._substituted(h, at, alt, state)
+            if other is not None and self._compare(other.state, observed).score <= fit:
+                taken.add(alt)
+                out.append((alt, other, at))
+                self._prompt_extra.append(other)
+        return out
+
+    def _substituted(self, h: Hypothesis, at: int, alt: Action, state: State) -> Hypothesis | None:
+        """``h`` with its decision at ``at`` (taken at ``state``) replaced by ``alt``; None if then illegal."""
+        state = state.clone()
+        path = list(h.path[:at])
+        try:
+            for who, action in ((h.path[at][0], alt), *h.path[at + 1:]):
+                path.append((who, action))
+                state.apply(action)
+        except IllegalAction:
+            return None
+        return Hypothesis(tuple(path), state, h.seen)
 
     def _reexplain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         """Explain the table from an earlier point of this turn when the committed choices cannot.

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import rules
 from rules.aac.state import AacState
+from rules.core.api import Action
 from rules.core.physical import Snapshot
 from rules.core.verdict import Verdict
 from sim.players.aac import digest
@@ -294,3 +295,27 @@ def test_a_marker_flipped_by_another_player_is_refused_not_explained_by_rewritin
     t = game.totals
     assert made == ["flip another player's channel marker"]
     assert (t.flagged, t.recovered, t.missed_illegal, t.false_rejections, t.desyncs) == (1, 1, 0, 0, 0), t.notes
+
+
+def test_a_question_offers_every_choice_that_fits_the_table_even_one_no_kept_line_took():
+    """CLAIM step 4 (p. 17): after a claim every other player places an energy from their Exhausted Pool
+    into the Tile Pool. Both count tokens only, so four players' gifts make 4^4 lines, of which few are
+    kept; a question about one player's gift must still offer every type that fits the table, or the
+    player cannot name theirs (a Wild gift had been missing from the options, and the next turn started
+    from a position the players never reached; identity soak, seed 1000, game 1019)."""
+    game, _ = _from_saved("claim_gifts.json", 5, 1019)
+    asked: list[tuple[Action | None, list[Action]]] = []  # what the player had done, what was offered
+    answer = game.recogniser.answer
+
+    def noted(prompt_id: str, key: str) -> Verdict:
+        prompt = game.recogniser.prompt
+        assert prompt is not None
+        asked.append((game.truth.seen.get(prompt.context), [o.actions[0] for o in prompt.options]))
+        return answer(prompt_id, key)
+
+    game.recogniser.answer = noted  # type: ignore[method-assign]
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    gifts = [(done, options) for done, options in asked if done is not None and done.kind == "gift"]
+    assert gifts and all(done in options for done, options in gifts), asked
