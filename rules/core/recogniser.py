@@ -838,7 +838,7 @@ class Recogniser:
         moved = [h for h in hyps if h.path]
         if len(moved) >= 2:
             hyps = moved  # the committed position (nothing done yet) is a fallback, not an answer
-        question = self._question(hyps, strict=False)
+        question = self._slot_question(hyps) or self._question(hyps, strict=False)
         if question is None:  # the same decisions in other orders: ask about the first that differs
             index = self._divergence(hyps)
             picks: list[tuple[Action, Hypothesis, int]] = []
@@ -866,6 +866,35 @@ class Recogniser:
         return Prompt(f"p{self._prompt_seq}", player, first.decision()["question"], tuple(options),
                       digest(self._state_key(first)))
 
+    def _slot_question(self, hyps: list[Hypothesis]) -> tuple[int, list[tuple[Action, Hypothesis, int]]] | None:
+        """A question every explanation answers exactly once: alternatives of one decision (the same kind,
+        differing in one argument, such as which energy went into one slot) of which each explanation
+        takes exactly one. Explanations that take the same decisions in other orders are then told apart
+        by what was done, not by what was done first (a player asked "which was first" may have done both)."""
+        index = self._divergence(hyps)
+        tails = [[a for _, a in h.path[index:]] for h in hyps]
+        shared = set(tails[0]).intersection(*map(set, tails[1:]))
+        groups: dict[tuple[object, ...], set[Action]] = {}
+        for tail in tails:
+            for action in tail:
+                if action in shared:
+                    continue
+                for i in range(len(action.args)):
+                    groups.setdefault((action.kind, i, action.args[:i], action.args[i + 1:]), set()).add(action)
+        best: list[Action] | None = None
+        for group in groups.values():
+            if len(group) < 2 or (best is not None and len(group) <= len(best)):
+                continue
+            if all(sum(1 for a in tail if a in group) == 1 for tail in tails):
+                best = sorted(group, key=lambda a: next(i for i, t in enumerate(tails) if a in t))
+        if best is None:
+            return None
+        picks = []
+        for action in best:
+            h = next(h for h, tail in zip(hyps, tails) if action in tail)
+            picks.append((action, h, index + [a for _, a in h.path[index:]].index(action)))
+        return index, picks
+
     def _with_unkept_alternatives(self, picks: list[tuple[Action, Hypothesis, int]]
                                   ) -> list[tuple[Action, Hypothesis, int]]:
         """The options of a question, with the alternatives no kept explanation took but that fit the table
@@ -881,8 +910,10 @@ class Recogniser:
         taken = {a for a, _, _ in picks}
         out = list(picks)
         for alt in state.legal_actions():
-            if alt.kind != action.kind or alt in taken:
+            if alt.kind != action.kind or alt in taken or len(alt.args) != len(action.args):
                 continue
+            if sum(x != y for x, y in zip(alt.args, action.args)) != 1:
+                continue  # (an alternative of the same choice: it differs in one argument)
             other = self._substituted(h, at, alt, state)
             if other is not None and self._compare(other.state, observed).score <= fit:
                 taken.add(alt)

@@ -191,12 +191,13 @@ def test_loads_of_energy_types_the_table_cannot_show_are_asked_before_the_truth_
     assert loads >= 2
 
 
-def _from_saved(name: str, players: int, seed: int, mistakes: float = 0.005) -> tuple[TableGame, AacState]:
+def _from_saved(name: str, players: int, seed: int, mistakes: float = 0.005,
+                fidelity: str = "identity") -> tuple[TableGame, AacState]:
     """A soak game resumed at a saved position with the sim's random state there (tests/aac_table/data)."""
     data = json.loads((Path(__file__).parent / "data" / name).read_text())
     start = rules.load("aac").state_from_json(data["state"])
     assert isinstance(start, AacState)
-    game = TableGame(players, seed, wiring_for("identity"), mistake_rate=mistakes, start=start)
+    game = TableGame(players, seed, wiring_for(fidelity), mistake_rate=mistakes, start=start)
     rng = data["rng"]
     game.rng.setstate((rng["version"], tuple(rng["internal"]), rng["gauss"]))
     return game, start
@@ -319,3 +320,29 @@ def test_a_question_offers_every_choice_that_fits_the_table_even_one_no_kept_lin
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     gifts = [(done, options) for done, options in asked if done is not None and done.kind == "gift"]
     assert gifts and all(done in options for done, options in gifts), asked
+
+
+def test_loads_of_untyped_energy_are_asked_about_by_slot_not_by_order():
+    """ADVANCE step 4 (p. 13) at a table with presence sensors in the Device slots: three energies loaded
+    into position 1 (two on top, one below) from the count-only Exhausted Pool, in any order. The lines
+    that remain differ in which type went where and in their order; asking "which was loaded first" let
+    the player answer with a first load that only a wrong line starts with (mixed soak, seed 200, game
+    200). The question is about one slot's energy, which every line answers exactly once."""
+    game, _ = _from_saved("mixed_loads.json", 2, 200, fidelity="mixed")
+    asked: list[list[Action]] = []
+    answer = game.recogniser.answer
+
+    def noted(prompt_id: str, key: str) -> Verdict:
+        prompt = game.recogniser.prompt
+        assert prompt is not None
+        asked.append([o.actions[0] for o in prompt.options])
+        return answer(prompt_id, key)
+
+    game.recogniser.answer = noted  # type: ignore[method-assign]
+    _play_turns(game, 1)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    loads = [options for options in asked if all(a.kind == "load" for a in options)]
+    assert loads
+    for options in loads:  # alternatives of one choice: the same load but for one argument (the energy)
+        assert all(sum(x != y for x, y in zip(a.args, options[0].args)) <= 1 for a in options), options
