@@ -460,8 +460,10 @@ class Recogniser:
         They all match what the table shows: whatever differs (an energy's type, a tile's identity at a
         presence-only table) the sensors cannot say, so the players are asked before some are dropped."""
         moved = [h for h in hyps if h.path]
-        if len(moved) < 2 or (len(moved) <= self.settings.max_hypotheses // 2 and not crowded):
+        if len(moved) < 2:
             return None
+        if len(moved) <= self.settings.max_hypotheses // 2 and not crowded:
+            return moved if self._invisible_choice(moved) else None
         # (a strict question implies a lenient one: asking for the lenient one alone is enough)
         return moved if self._question(moved, strict=False) is not None else None
 
@@ -787,7 +789,7 @@ class Recogniser:
         """Ask only once the table can no longer tell: the player who chose has moved on in every explanation."""
         index = self._divergence(hyps)
         deciders = {h.path[index][0] for h in hyps if len(h.path) > index}
-        if not deciders or len(hyps) > self.settings.max_hypotheses // 2:
+        if not deciders or len(hyps) > self.settings.max_hypotheses // 2 or self._invisible_choice(hyps):
             return True
         return all(h.state.is_terminal() or not (_deciders(h.state) & deciders) for h in hyps)
 
@@ -865,6 +867,21 @@ class Recogniser:
         self._prompt_index = 0
         return Prompt(f"p{self._prompt_seq}", player, first.decision()["question"], tuple(options),
                       digest(self._state_key(first)))
+
+    def _invisible_choice(self, hyps: list[Hypothesis]) -> bool:
+        """Do these explanations differ only in one choice the table cannot show (which energy went from
+        one counted pool to another)? Nothing later will tell, and each such choice left open multiplies
+        the next ones', so it is asked at once."""
+        moved = [h for h in hyps if h.path]
+        if len(moved) < 2 or len(moved) < len(hyps):
+            return False
+        question = self._slot_question(moved)
+        if question is None:
+            return False
+        index, picks = question
+        group = {a for a, _, _ in picks}
+        rests = {tuple(sorted(map(repr, (a for _, a in h.path[index:] if a not in group)))) for h in moved}
+        return len(rests) == 1
 
     def _slot_question(self, hyps: list[Hypothesis]) -> tuple[int, list[tuple[Action, Hypothesis, int]]] | None:
         """A question every explanation answers exactly once: alternatives of one decision (the same kind,

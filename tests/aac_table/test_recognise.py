@@ -240,21 +240,21 @@ def test_the_question_of_which_energy_to_bind_offers_the_one_being_bound():
     player's answer was wrong, and it then refused a later bind of a Compass; identity soak, seed 1000,
     game 1024). An answer binds only the choice it was about, not a later decision of the same kind."""
     game, _ = _from_saved("fortress_bind.json", 2, 1024)
-    asked: list[list[str]] = []
+    asked: list[tuple[Action | None, list[Action]]] = []  # what the player had done, what was offered
     answer = game.recogniser.answer
 
     def noted(prompt_id: str, key: str) -> Verdict:
         prompt = game.recogniser.prompt
         assert prompt is not None
-        asked.append([str(o.actions[0]) for o in prompt.options])
+        asked.append((game.truth.seen.get(prompt.context), [o.actions[0] for o in prompt.options]))
         return answer(prompt_id, key)
 
     game.recogniser.answer = noted  # type: ignore[method-assign]
     _play_turns(game, 3)
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
-    binds = [options for options in asked if any("bind_select" in o for o in options)]
-    assert binds and all(len(options) == 3 for options in binds), asked
+    binds = [(done, options) for done, options in asked if done is not None and done.kind == "bind_select"]
+    assert binds and all(done in options for done, options in binds), asked
 
 
 def test_a_two_tile_claim_paid_with_energy_the_table_cannot_type_is_not_crowded_out():
@@ -346,3 +346,15 @@ def test_loads_of_untyped_energy_are_asked_about_by_slot_not_by_order():
     assert loads
     for options in loads:  # alternatives of one choice: the same load but for one argument (the energy)
         assert all(sum(x != y for x, y in zip(a.args, options[0].args)) <= 1 for a in options), options
+
+
+def test_each_load_of_untyped_energy_is_asked_at_once_before_the_next_multiplies_it():
+    """ADVANCE step 4 (p. 13), presence sensors in the slots: three energies loaded into one top row and
+    one below, all from the count-only Exhausted Pool. Nothing later shows their types, and left open they
+    multiply (20 ways to fill a row of three from four types) until the true one is crowded out: each is
+    asked as soon as it is the only thing the explanations differ in (mixed soak, seed 200, game 201)."""
+    game, _ = _from_saved("mixed_top_row.json", 3, 201, fidelity="mixed")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert t.prompts >= 4  # (one per load whose energy the sensors could not tell)
