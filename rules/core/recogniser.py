@@ -116,6 +116,7 @@ class Settings:
     max_asking: int = 96  # explanations kept while a question the table cannot answer is open
     vanish_budget: int = 300  # states expanded, at a table with unsensed places, to explain tokens only missing
     max_between: int = 6  # decisions of one position kept as moves in progress (more: the position itself)
+    quiet_depth: int = 3  # levels searched further, past the alternatives, through decisions the table cannot see
 
 
 class Recogniser:
@@ -600,7 +601,9 @@ class Recogniser:
         visited = {root.key}
         plausible = getattr(self.view, "plausible", None)
         extra_levels = settings.alternatives_depth
-        for _depth in range(settings.max_depth):
+        quiet_levels = settings.quiet_depth
+        quiet: set[int] = set()  # (ids of explanations whose last decision changed nothing on the table)
+        for _depth in range(settings.max_depth + settings.quiet_depth):
             nxt: list[tuple[Hypothesis, _Node, Comparison]] = []
             for hyp, node, cmp in level:
                 state = node.state
@@ -634,6 +637,8 @@ class Recogniser:
                     if goal is None and cmp2.missing_only and cmp2.score <= settings.max_in_hand:
                         result.partial.append(h2)
                     nxt.append((h2, kid, cmp2))
+                    if not changed or (cmp2.extra == cmp.extra and cmp2.missing == cmp.missing):
+                        quiet.add(id(h2))  # (nothing the sensors can tell apart changed)
                     result.closest.append((cmp2.score, h2, cmp2))
                 if len(going) > settings.max_between:
                     # too many to keep (choices the table cannot show yet, such as which energy paid):
@@ -643,9 +648,14 @@ class Recogniser:
                     result.partial.extend(going)
             if result.matches:
                 extra_levels -= 1
-                if extra_levels < 0:
-                    break
                 level = [t for t in nxt if not t[2].exact]
+                if extra_levels < 0:
+                    # a choice the table cannot see (a benefit taken or declined, its steps invisible) has
+                    # longer explanations ending at the same table: follow the invisible decisions further
+                    quiet_levels -= 1
+                    level = [t for t in level if id(t[0]) in quiet]
+                    if quiet_levels < 0 or not level:
+                        break
                 continue
             if len(result.partial) > carried or not nxt or result.expansions >= budget:
                 break  # a move is visibly in progress: the next snapshot will tell more

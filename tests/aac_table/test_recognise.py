@@ -358,3 +358,17 @@ def test_each_load_of_untyped_energy_is_asked_at_once_before_the_next_multiplies
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     assert t.prompts >= 4  # (one per load whose energy the sensors could not tell)
+
+
+def test_a_benefit_taken_where_the_table_cannot_see_it_is_asked_not_assumed_declined():
+    """A character landing on a Bridge Token (p. 24) may take its benefit; here it was an upgraded Action
+    Token (p. 20) swapped into a Device position whose sensor shows only that a token is there. Declining
+    is the shortest explanation, but taking it (three decisions, none of them visible) ends at the same
+    table: the search follows the invisible decisions far enough to find it and the player is asked (it
+    had been assumed declined; mixed soak, seed 200, game 203)."""
+    game, _ = _from_saved("mixed_bridge_upgrade.json", 5, 203, fidelity="mixed")
+    _play_turns(game, 5)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    upgrades = [a for _, a in game.truth.state.history if a.kind == "upgrade"]
+    assert upgrades  # (the saved game does take an upgrade where the sensors cannot see it)
