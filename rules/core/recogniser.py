@@ -659,6 +659,8 @@ class Recogniser:
                 continue
             if len(result.partial) > carried or not nxt or result.expansions >= budget:
                 break  # a move is visibly in progress: the next snapshot will tell more
+            if _depth + 1 >= settings.max_depth:
+                break  # (the levels past it are for invisible alternatives of a match only)
             level = nxt
         result.closest.sort(key=lambda t: (t[0], len(t[1].path)))
         del result.closest[8:]
