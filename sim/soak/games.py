@@ -311,7 +311,11 @@ def _fidelities(fidelity: str) -> tuple[str, ...]:
 def _one(totals: SoakTotals, job: tuple[int, int, str], options: dict[str, Any] | None,
          mistake_rate: float) -> None:
     players, game_seed, fidelity = job
+    noted = len(totals.notes)
     TableGame(players, game_seed, wiring_for(fidelity), options, totals, mistake_rate).play()
+    # (each problem names its game, so that it can be played again alone)
+    totals.notes[noted:] = [f"game seed {game_seed} ({players} players, {fidelity}): {note}"
+                            for note in totals.notes[noted:]]
 
 
 def _chunk(jobs: list[tuple[int, int, str]], options: dict[str, Any] | None, mistake_rate: float) -> SoakTotals:
