@@ -1,0 +1,37 @@
+"""``aetherlink soak games``: the command users run for the recognition figures (issue: move recognition)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sim.soak import games
+from sim.soak.games import soak
+
+FIELDS = ("games", "decisions", "false_rejections", "missed_illegal", "desyncs", "truth_mismatches", "prompts",
+          "verdict_ms_p50", "verdict_ms_p99")
+
+
+def test_soak_games_prints_its_figures_as_json_on_the_last_line():
+    out = subprocess.run([sys.executable, "-m", "firmware_bridge", "soak", "games", "--games", "1", "--players", "2",
+                          "--seed", "1", "--json"], capture_output=True, text=True, timeout=600, check=False)
+    assert out.returncode in (0, 1), out.stderr
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    assert all(name in figures for name in FIELDS), figures
+    assert figures["games"] == 1 and figures["decisions"] > 300 and figures["fidelity"] == "identity"
+    errors = sum(figures[k] for k in ("false_rejections", "missed_illegal", "desyncs", "truth_mismatches"))
+    assert out.returncode == (1 if errors else 0)
+
+
+def test_each_problem_names_the_game_to_play_again(monkeypatch: pytest.MonkeyPatch):
+    def play(self: games.TableGame, max_decisions: int = 20000) -> None:
+        self.totals.notes.append("refused legal play: something")
+        self.totals.games += 1
+
+    monkeypatch.setattr(games.TableGame, "play", play)
+    totals = soak(2, [2, 3], "identity", 40)
+    assert totals.notes == ["game seed 40 (2 players, identity): refused legal play: something",
+                            "game seed 41 (3 players, identity): refused legal play: something"]
