@@ -603,6 +603,8 @@ class Recogniser:
         extra_levels = settings.alternatives_depth
         quiet_levels = settings.quiet_depth
         quiet: set[int] = set()  # (ids of explanations whose last decision changed nothing on the table)
+        masked: set[int] = set()  # (ids of those with a change on the way that the sensors cannot see)
+        quiet_phase = False
         for _depth in range(settings.max_depth + settings.quiet_depth):
             nxt: list[tuple[Hypothesis, _Node, Comparison]] = []
             for hyp, node, cmp in level:
@@ -631,14 +633,21 @@ class Recogniser:
                         continue  # reached already by a path at most as short
                     visited.add(kid.key)
                     h2 = Hypothesis((*hyp.path, (_who(state, decider, action), action)), kid.state, start.seen + 1)
+                    unseen = cmp2.extra == cmp.extra and cmp2.missing == cmp.missing
+                    hidden = id(hyp) in masked or (bool(changed) and unseen)
                     if cmp2.exact and (goal is None or goal(kid.state)):
-                        result.matches.append(h2)
+                        # (past the alternatives only a line with a change the sensors missed is another
+                        # explanation; decisions that move nothing at all are taken when needed, the fewest)
+                        if not quiet_phase or hidden:
+                            result.matches.append(h2)
                         continue
                     if goal is None and cmp2.missing_only and cmp2.score <= settings.max_in_hand:
                         result.partial.append(h2)
                     nxt.append((h2, kid, cmp2))
-                    if not changed or (cmp2.extra == cmp.extra and cmp2.missing == cmp.missing):
+                    if not changed or unseen:
                         quiet.add(id(h2))  # (nothing the sensors can tell apart changed)
+                        if hidden:
+                            masked.add(id(h2))
                     result.closest.append((cmp2.score, h2, cmp2))
                 if len(going) > settings.max_between:
                     # too many to keep (choices the table cannot show yet, such as which energy paid):
@@ -653,6 +662,7 @@ class Recogniser:
                     # a choice the table cannot see (a benefit taken or declined, its steps invisible) has
                     # longer explanations ending at the same table: follow the invisible decisions further
                     quiet_levels -= 1
+                    quiet_phase = True
                     level = [t for t in level if id(t[0]) in quiet]
                     if quiet_levels < 0 or not level:
                         break
@@ -928,7 +938,8 @@ class Recogniser:
                                   ) -> list[tuple[Action, Hypothesis, int]]:
         """The options of a question, with the alternatives no kept explanation took but that fit the table
         as well (explanations are capped: which energy each of four players gave may have crowded some
-        out, and the player must be able to name the one they chose)."""
+        out; and of two decisions that end in the same position only one explanation is kept: the player
+        must be able to name the one they chose)."""
         self._prompt_extra = []
         observed = self._observed
         if observed is None or len({a.kind for a, _, _ in picks}) != 1:
@@ -938,11 +949,9 @@ class Recogniser:
         fit = self._compare(h.state, observed).score
         taken = {a for a, _, _ in picks}
         out = list(picks)
-        for alt in state.legal_actions():
-            if alt.kind != action.kind or alt in taken or len(alt.args) != len(action.args):
+        for alt in state.legal_actions():  # (alternatives of the same decision, at the same position)
+            if alt.kind != action.kind or alt in taken:
                 continue
-            if sum(x != y for x, y in zip(alt.args, action.args)) != 1:
-                continue  # (an alternative of the same choice: it differs in one argument)
             other = self._substituted(h, at, alt, state)
             if other is not None and self._compare(other.state, observed).score <= fit:
                 taken.add(alt)
@@ -976,9 +985,13 @@ class Recogniser:
             res = self._search(Hypothesis((), mark.clone()), observed, budget=self.settings.repair_budget - spent)
             spent += res.expansions
             if res.matches:
-                # the table passed through this turn's snapshots since the mark: a token seen on the way (a
-                # marker flipped by an action) rules out a line that never put it there
-                unexplained = self._unexplained(mark, self._turn_seen[self._seen_at.get(id(mark), 0):])
+                # the table passed through this turn's snapshots since the mark: a token seen by its identity on
+                # the way (a marker flipped by an action) rules out a line that never put it there (a count that
+                # rose for a moment may have been a hand putting a token down and taking it back up)
+                units = self.view.units.units
+                unexplained = [(obs, named) for obs, extra in self._unexplained(
+                    mark, self._turn_seen[self._seen_at.get(id(mark), 0):])
+                    if (named := [u for u in extra if units[u].fidelity == Fidelity.IDENTITY])]
                 res.matches = [m for m in res.matches if self._accounts_for(m, unexplained, mark)]
             if res.matches:
                 undone = len(self._committed.history) - len(mark.history)

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import OrderedDict
 from collections.abc import Iterator
 
 from rules.aac.physical import groups, location_specs, project, render
 from rules.aac.state import AacState
 from rules.aac.table_view import _strip_face
-from rules.core.api import CHANCE, Action
+from rules.core.api import CHANCE, Action, IllegalAction
 from rules.core.physical import LocationSpec
 from sim.players.memory import PromptMemory
 from sim.players.planner import Motion, Step, plan, table_projection
 from sim.table.aac import AacTable
 
 RECENT = 30  # decisions a player still remembers when asked about one of them
+OUTCOMES_KEPT = 200  # positions whose decision's outcome a player can still compare an option with
 
 
 def _phase(motion: Motion) -> int:
@@ -51,6 +53,9 @@ class AacTruth:
         self.groups = groups(state.cat)
         self.unit_of = {m: g for g, members in self.groups.items() for m in members}
         self.seen: dict[str, Action] = {}  # position digest -> decision taken there (answers prompts)
+        # the latest positions decided at and where each decision led (an option with the same outcome as
+        # the decision taken is the player's answer too: the rules cannot tell the two apart)
+        self.outcomes: OrderedDict[str, tuple[AacState, str]] = OrderedDict()
         self.turn_tables: list[dict[str, tuple[str, ...]]] = []  # the table at each decision of this turn
         self.lay_out()
 
@@ -78,13 +83,19 @@ class AacTruth:
     def apply(self, action: Action) -> list[Motion]:
         """Apply to the truth and return the hand movements that carry it out."""
         st = self.state
-        self.seen[digest(st)] = action
+        context = digest(st)
+        self.seen[context] = action
+        at = st.clone()
         before = project(st)
         if st.frames and st.frames[-1]["t"] == "turn":
             self.turn_tables = []
         self.turn_tables.append(before.frozen())
         seat = st.current_player
         st.apply(action)
+        self.outcomes[context] = (at, digest(st))
+        self.outcomes.move_to_end(context)
+        while len(self.outcomes) > OUTCOMES_KEPT:
+            self.outcomes.popitem(last=False)
         after = project(st)
         if action.kind == "deploy" and seat >= 0:
             c = st.players[seat].char
@@ -168,6 +179,17 @@ class AacTruth:
         for key, action in options:
             if action == taken:
                 return key
+        known = self.outcomes.get(context)
+        if known is not None:
+            at, outcome = known
+            for key, action in options:
+                other = at.clone()
+                try:
+                    other.apply(action)
+                except IllegalAction:
+                    continue
+                if digest(other) == outcome:
+                    return key
         history = [a for _, a in self.state.history]
         recalled = memory.answer(history, options) if memory is not None else None
         if recalled is not None:

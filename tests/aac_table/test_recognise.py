@@ -372,3 +372,26 @@ def test_a_benefit_taken_where_the_table_cannot_see_it_is_asked_not_assumed_decl
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     upgrades = [a for _, a in game.truth.state.history if a.kind == "upgrade"]
     assert upgrades  # (the saved game does take an upgrade where the sensors cannot see it)
+
+
+def test_decisions_that_move_nothing_are_not_offered_as_another_explanation():
+    """Using an Action Token whose action moves nothing (p. 14) and declining the rest, or arming an ability
+    that moves nothing yet: lines the table cannot tell apart, but nothing on the table changed at all, so
+    the fewest decisions stand, as for any silent decision. Only a line through a change the sensors miss
+    (a token swapped at a presence slot) is searched for past the alternatives (identity soak, seed 3000,
+    game 3019: the question offered three tokens, not the one used, and the answer was wrong)."""
+    game, _ = _from_saved("teleport_not_taken.json", 5, 3019)
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
+def test_a_count_that_rose_for_a_moment_does_not_bind_the_turn_when_it_is_re_explained():
+    """REPOSITION (p. 16) twice, while a hand put an energy into the count-only Tile Pool and took it back
+    (a mistake put right). Lines that account for that moment spend a reposition on it; when the second
+    reposition then needs re-explaining the turn, only tokens seen by their identity on the way must be
+    accounted for, not a count (identity soak, seed 3000, game 3023: the second reposition was refused)."""
+    game, _ = _from_saved("reposition_fiddle.json", 5, 3023)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
