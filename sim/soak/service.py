@@ -59,6 +59,7 @@ from sim.link.virtual_mcu import fast_timing
 from sim.players.aac import AacTruth
 from sim.players.memory import PromptMemory
 from sim.players.mistakes import MistakeBook
+from sim.table.model import BOX as BOX_HAND
 
 FAULT_KINDS = ("noise", "unplug", "broker", "kill")
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -132,6 +133,7 @@ class Watcher:
         self._moves: list[tuple[int, dict[str, Any]]] = []  # (journal seq, action JSON) of every move event
         self._log: list[tuple[str, Any]] = []  # ("move", action JSON) and ("undo", count), not yet taken
         self._subscribed = threading.Event()
+        self._states = 0  # retained state documents received (the service publishes one on every change)
         self._ids = itertools.count(1)
         self._prefix = f"soak-{secrets.token_hex(3)}"
         self.client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
@@ -174,6 +176,15 @@ class Watcher:
         with self._lock:
             return list(self._moves)
 
+    def states_seen(self) -> int:
+        with self._lock:
+            return self._states
+
+    def wait_state(self, seen: int, timeout: float) -> None:
+        """Until a state document newer than the ``seen``-th arrives (the service changed), or ``timeout``."""
+        with self._arrived:
+            self._arrived.wait_for(lambda: self._states > seen, timeout)
+
     def take_log(self) -> list[tuple[str, Any]]:
         with self._lock:
             log, self._log = self._log, []
@@ -186,6 +197,11 @@ class Watcher:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         topic = message.topic
+        if topic == f"{self.root}/state":
+            with self._arrived:
+                self._states += 1
+                self._arrived.notify_all()
+            return
         if not (topic.startswith(f"{self.root}/event/") or topic.startswith(f"{self.root}/response/")):
             return
         try:
@@ -275,6 +291,7 @@ class ServiceSoakResult:
     slow_decisions: int = 0  # decisions the service had not followed within ``decision_wait`` (not an error)
     service_starts: int = 0
     recovery_s: list[float] = field(default_factory=list)
+    ready_s: list[float] = field(default_factory=list)  # kill -9 to the first answer of the restarted service
     notes: list[str] = field(default_factory=list)
     wall_seconds: float = 0.0
     echo: Callable[[str], None] | None = None  # shows each note as it happens (long soaks)
@@ -302,6 +319,7 @@ class ServiceSoakResult:
             "prompts": self.prompts, "published_moves": self.published_moves, "slow_decisions": self.slow_decisions,
             "service_starts": self.service_starts,
             "kill_recovery_s_max": round(rec[-1], 2),
+            "kill_ready_s_max": round(max(self.ready_s, default=0.0), 2),
             "wall_seconds": round(self.wall_seconds, 1),
         }
 
@@ -326,7 +344,7 @@ class Mosquitto:
         self.port = free_port()
         self.conf = directory / "mosquitto.conf"
         self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                             "log_dest none\n")
+                             "log_dest none\nset_tcp_nodelay true\n")
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 10.0) -> None:
@@ -559,29 +577,43 @@ class ServiceGame:
             action = truth.choose()
             motions = truth.apply(action)
             self.decisions += 1
+            moved = False
             for step, _held in truth.steps(motions):
                 with self.rig.lock:
                     truth.perform(step)
+                moved = True
                 time.sleep(step_s)
             ended = truth.state.is_terminal() or truth.state.current_player != seat
-            self._settle(self.status(), final=False)
+            # a decision the table does not show (no motion) or shows only in part (a token still in a hand)
+            # cannot be followed yet: the service rightly waits for more, and is judged at the turn's end
+            followable = moved and not self._in_hand()
+            self._settle(self.status(), final=False, patience=self.cfg.decision_wait if followable else 0.0)
             turn_over = seat >= 0 and ended
             if turn_over:
                 # refused when the controller saw the turn end already from the next player's hands
                 self.ask("end_turn", {"seat": seat})
                 self._settle(self.status(), final=True, when=f"the end of turn {truth.state.turn_number}")
 
+    def _in_hand(self) -> bool:
+        with self.rig.lock:
+            return any(tokens for name, tokens in self.truth.table.hands.items() if name != BOX_HAND)
+
     def _disturbed(self) -> bool:
         return self.fault_active.is_set() or time.monotonic() < self.recovered_at + 3.0
 
-    def _settle(self, doc: dict[str, Any], *, final: bool, when: str = "") -> dict[str, Any]:
+    def _settle(self, doc: dict[str, Any], *, final: bool, when: str = "", patience: float | None = None
+                ) -> dict[str, Any]:
         """Answer prompts and wait until the service stands where the truth does.
 
         ``final``: at the end of a turn the service must agree with the truth (else it is a false
-        rejection or a mismatch); after a single decision a pending verdict is acceptable."""
-        patience = 12.0 if final else self.cfg.decision_wait
+        rejection or a mismatch); after a single decision a pending verdict is acceptable, and
+        ``patience`` (default ``decision_wait``) is how long to give the service to follow it."""
+        assert self.watcher is not None
+        if patience is None:
+            patience = 12.0 if final else self.cfg.decision_wait
         deadline = time.monotonic() + patience
         truth_doc = normalised(self.truth.state)
+        seen = self.watcher.states_seen()
         while True:
             prompts = doc.get("prompts") or []
             if prompts:
@@ -597,10 +629,14 @@ class ServiceGame:
                 deadline = max(deadline, time.monotonic() + patience)
             if time.monotonic() > deadline:
                 break
-            time.sleep(0.03)
+            # woken by the service's next state document (published before any response that shows it);
+            # asked again anyway after a while, as a state published while the broker was away is not seen
+            self.watcher.wait_state(seen, min(0.1, max(0.0, deadline - time.monotonic()) + 0.005))
+            seen = self.watcher.states_seen()
             doc = self.status()
         if not final and in_sync:
-            self.result.slow_decisions += 1
+            if patience > 0:
+                self.result.slow_decisions += 1
             return doc  # pending or not seen yet: judged at the end of the turn
         if not in_sync:
             self.result.false_rejections += 1
@@ -732,16 +768,24 @@ class ServiceGame:
             time.sleep(self.fault_rng.uniform(0.0, 0.5))
             self.service.start()
             self.result.service_starts += 1
-        # ready again: the status round trip answers once the journal is replayed
+        # back: the status round trip answers once the journal is replayed, and the players go on once the
+        # controller shows it reads the table again (its LEDs come back on: a first stable snapshot)
         assert self.watcher is not None
         deadline = time.monotonic() + 60
+        answered = False
         while time.monotonic() < deadline:
             try:
-                self.watcher.request("status", timeout=2.0)
-                self.result.recovery_s.append(time.monotonic() - started)
-                return
+                reply = self.watcher.request("status", timeout=2.0)
             except WatchError:
                 self._check_service()
+                continue
+            if not answered:
+                answered = True
+                self.result.ready_s.append(time.monotonic() - started)
+            if ((reply.get("data") or {}).get("bridge") or {}).get("hal", {}).get("snapshots", 1):
+                self.result.recovery_s.append(time.monotonic() - started)
+                return
+            time.sleep(0.02)
         raise SoakError("the service did not come back after kill -9")
 
     # -- checks ------------------------------------------------------------------------------------------
