@@ -24,9 +24,12 @@ journal verify`` refuses (``journal_errors``). Any of them makes the exit status
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import dataclasses
 import itertools
 import json
+import multiprocessing
 import os
 import random
 import secrets
@@ -259,7 +262,7 @@ class ServiceSoakConfig:
     games: int = 100
     seed: int = 0
     players: tuple[int, ...] = (2, 3, 4)
-    fault_rate: float = 6.0  # faults per minute of play
+    fault_rate: float = 15.0  # faults per minute of play (about 4 per 100 decisions, as 6 a minute were before)
     kinds: tuple[str, ...] = FAULT_KINDS
     mistake_every: int = 150  # a deliberate mistake every this many decisions (0: none)
     max_decisions: int = 0  # stop each game after this many decisions (0: play to the end)
@@ -269,6 +272,7 @@ class ServiceSoakConfig:
     decision_wait: float = 0.4  # how long to wait for the service to follow one decision (the turn's end waits)
     wiring: str = "aac-5p"
     keep: bool = False  # keep the temporary directory (logs, journals)
+    workers: int = 1  # games played side by side, each with its own broker, service and serial ports
 
 
 @dataclass
@@ -300,6 +304,19 @@ class ServiceSoakResult:
             self.echo(f"  problem: {text}")
         if len(self.notes) < 200:
             self.notes.append(text)
+
+    def merge(self, other: ServiceSoakResult) -> None:
+        """Add another run's counts (a worker's games); ``wall_seconds`` stays this run's."""
+        for name in ("games", "decisions", "lost_actions", "false_rejections", "missed_illegal", "truth_mismatches",
+                     "desyncs", "crashes", "mistakes", "mistakes_flagged", "mistakes_pending", "prompts",
+                     "published_moves", "journal_errors", "slow_decisions", "service_starts"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for kind, count in other.faults.items():
+            self.faults[kind] = self.faults.get(kind, 0) + count
+        self.recovery_s += other.recovery_s
+        for text in other.notes:
+            if len(self.notes) < 200:
+                self.notes.append(text)
 
     def errors(self) -> int:
         return (self.lost_actions + self.false_rejections + self.missed_illegal + self.truth_mismatches
@@ -835,6 +852,8 @@ class ServiceGame:
 
 
 def run_service_soak(cfg: ServiceSoakConfig, say: Callable[[str], None] = lambda s: None) -> ServiceSoakResult:
+    if cfg.workers > 1 and cfg.games > 1:
+        return _run_side_by_side(cfg, say)
     result = ServiceSoakResult(echo=say)
     started = time.monotonic()
     tmp = Path(tempfile.mkdtemp(prefix="aetherlink-soak-service-"))
@@ -883,3 +902,46 @@ def _run_game(game: ServiceGame) -> None:
         if game.result.truth_mismatches == before:  # not already counted by the final comparison
             game.result.truth_mismatches += 1
         game.result.note(f"game seed {game.seed}: abandoned: {exc}")
+
+
+# -- games side by side ----------------------------------------------------------------------------------
+
+
+def game_config(cfg: ServiceSoakConfig, n: int) -> ServiceSoakConfig:
+    """Game ``n`` of ``cfg`` as a soak of its own: the seed and player count it has in a serial run."""
+    return dataclasses.replace(cfg, games=1, seed=cfg.seed + n, players=(cfg.players[n % len(cfg.players)],),
+                               workers=1)
+
+
+def _one_game(cfg: ServiceSoakConfig, n: int) -> ServiceSoakResult:
+    """Game ``n`` of ``cfg`` (in a worker process)."""
+    game_cfg = game_config(cfg, n)
+
+    def say(text: str) -> None:
+        if not text.startswith("  1/1 games"):  # (the parent reports each game as it ends)
+            print(f"[game {n + 1}] {text.strip()}", file=sys.stderr, flush=True)
+
+    result = run_service_soak(game_cfg, say)
+    result.echo = None  # (goes back to the parent)
+    return result
+
+
+def _run_side_by_side(cfg: ServiceSoakConfig, say: Callable[[str], None]) -> ServiceSoakResult:
+    """``cfg.workers`` games at a time, each in its own process with its own mosquitto, service and ptys."""
+    result = ServiceSoakResult(echo=say)
+    started = time.monotonic()
+    context = multiprocessing.get_context("spawn")  # (a clean interpreter: no threads carried over by fork)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(cfg.workers, cfg.games), mp_context=context) as pool:
+        futures = {pool.submit(_one_game, cfg, n): n for n in range(cfg.games)}
+        for future in concurrent.futures.as_completed(futures):
+            n = futures[future]
+            try:
+                result.merge(future.result())
+            except SoakError as exc:
+                raise SoakError(f"game {n + 1}: {exc}") from None
+            result.wall_seconds = time.monotonic() - started
+            say(f"  {result.games}/{cfg.games} games (game {n + 1} ended), {result.decisions} decisions, "
+                f"faults {sum(result.faults.values())} {result.faults}, errors {result.errors()}, "
+                f"{result.wall_seconds:.0f} s")
+    result.wall_seconds = time.monotonic() - started
+    return result
