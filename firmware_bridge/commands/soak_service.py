@@ -39,9 +39,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (then +1 per game)")
     parser.add_argument("--players", type=_players, default=(2, 3, 4), help="player counts in turn (default 2,3,4)")
-    parser.add_argument("--fault-rate", type=float, default=15.0,
+    parser.add_argument("--fault-rate", type=float, default=10.0,
                         help="faults per minute of play, at exponentially distributed moments "
-                             "(default 15: about 4 per 100 decisions)")
+                             "(default 10; the faults' recovery time counts as play)")
     parser.add_argument("--faults", type=_kinds, default=None, metavar="KINDS",
                         help="fault kinds, comma-separated (default all: noise,unplug,broker,kill)")
     parser.add_argument("--mistake-every", type=int, default=150,

@@ -262,7 +262,7 @@ class ServiceSoakConfig:
     games: int = 100
     seed: int = 0
     players: tuple[int, ...] = (2, 3, 4)
-    fault_rate: float = 15.0  # faults per minute of play (about 4 per 100 decisions, as 6 a minute were before)
+    fault_rate: float = 10.0  # faults per minute of play (was 6 when a decision took 0.3 s of play, not 0.1)
     kinds: tuple[str, ...] = FAULT_KINDS
     mistake_every: int = 150  # a deliberate mistake every this many decisions (0: none)
     max_decisions: int = 0  # stop each game after this many decisions (0: play to the end)
@@ -626,29 +626,41 @@ class ServiceGame:
         assert self.watcher is not None
         if patience is None:
             patience = 12.0 if final else self.cfg.decision_wait
-        deadline = time.monotonic() + patience
+        started = time.monotonic()
+        deadline = started + patience
         truth_doc = normalised(self.truth.state)
         seen = self.watcher.states_seen()
-        while True:
-            prompts = doc.get("prompts") or []
-            if prompts:
-                doc = self._answer(prompts[0])
-                continue
-            sync = doc.get("sync") or {}
-            in_sync = bool(sync.get("in_sync", True))
-            if in_sync and not sync.get("pending") and doc.get("table") == truth_doc:
-                self.memory.agreed(len(self.truth.state.history))
-                self._in_sync = True
-                return doc
-            if self._disturbed():
-                deadline = max(deadline, time.monotonic() + patience)
-            if time.monotonic() > deadline:
-                break
-            # woken by the service's next state document (published before any response that shows it);
-            # asked again anyway after a while, as a state published while the broker was away is not seen
-            self.watcher.wait_state(seen, min(0.1, max(0.0, deadline - time.monotonic()) + 0.005))
-            seen = self.watcher.states_seen()
-            doc = self.status()
+        calmed = False  # faults held off (``calm``) for one last undisturbed chance
+        try:
+            while True:
+                prompts = doc.get("prompts") or []
+                if prompts:
+                    doc = self._answer(prompts[0])
+                    continue
+                sync = doc.get("sync") or {}
+                in_sync = bool(sync.get("in_sync", True))
+                if in_sync and not sync.get("pending") and doc.get("table") == truth_doc:
+                    self.memory.agreed(len(self.truth.state.history))
+                    self._in_sync = True
+                    return doc
+                # a fault gives the service more time, within bounds (faults may come faster than it recovers)
+                if self._disturbed() and not calmed and time.monotonic() - started < (30.0 if final else 5.0):
+                    deadline = max(deadline, time.monotonic() + patience)
+                if time.monotonic() > deadline:
+                    if final and not calmed and deadline > started + patience:
+                        self.calm.acquire()  # (waits for the fault in progress) no new one until judged
+                        calmed = True
+                        deadline = time.monotonic() + patience
+                        continue
+                    break
+                # woken by the service's next state document (published before any response that shows it);
+                # asked again anyway after a while, as a state published while the broker was away is not seen
+                self.watcher.wait_state(seen, min(0.1, max(0.0, deadline - time.monotonic()) + 0.005))
+                seen = self.watcher.states_seen()
+                doc = self.status()
+        finally:
+            if calmed:
+                self.calm.release()
         if not final and in_sync:
             if patience > 0:
                 self.result.slow_decisions += 1
