@@ -776,11 +776,15 @@ class Recogniser:
         common = tails[0].copy()
         for tail in tails[1:]:
             common &= tail
+        # a decision every explanation takes (some more often than others) tells none apart: naming it
+        # as an option would make every explanation disagree with any answer (see ``_agrees``)
+        everywhere = set(tails[0]).intersection(*tails[1:])
         picks: list[tuple[Action, Hypothesis, int]] = []
         taken: set[Action] = set()
         for h, tail in zip(hyps, tails):
             own = tail - common
-            at = next((i for i in range(index, len(h.path)) if own[h.path[i][1]] > 0), None)
+            at = next((i for i in range(index, len(h.path))
+                       if own[h.path[i][1]] > 0 and h.path[i][1] not in everywhere), None)
             if at is not None and h.path[at][1] not in taken:
                 taken.add(h.path[at][1])
                 picks.append((h.path[at][1], h, at))

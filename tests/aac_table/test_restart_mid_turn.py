@@ -1,4 +1,5 @@
-"""A service killed in the middle of an ADVANCE turn resumes it from the journal (the soak's ``kill -9``).
+"""A service killed in the middle of an ADVANCE turn resumes it from the journal (the soak's ``kill -9``),
+and the other errors the service soak found (``aetherlink soak service``).
 
 The players go on while the service is down: when it is back, the table shows
 moves it never saw one by one, and a seat may say "my turn is over" before the
@@ -17,16 +18,20 @@ from typing import Any
 
 import rules
 from firmware_bridge.config import config_from_dict
-from firmware_bridge.journal import Journal, replay
+from firmware_bridge.journal import GameSetup, Journal, replay
 from firmware_bridge.service import recognition
 from firmware_bridge.service.core import HOLD_S, Core
 from firmware_bridge.service.inputs import CommandInput, EventInput, SnapshotInput, Tick
+from firmware_bridge.service.seams import GameContext
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
 from rules.core.api import Action
 from rules.core.physical import MomentaryEvent, Snapshot
+from rules.core.verdict import Verdict
 from sim.link.direct import DirectBackend
 from sim.players.aac import AacTruth
+from sim.players.memory import PromptMemory
+from sim.players.mistakes import MistakeBook
 
 WIRING = load_wiring_map("aac-5p")
 GAME = rules.load("aac")
@@ -202,3 +207,50 @@ def test_a_table_that_is_never_read_does_not_hold_an_end_of_turn_for_ever(tmp_pa
     now[0] = HOLD_S + 0.1
     table.core.handle(Tick())
     assert len(table.replies) == 1
+
+
+def test_an_answer_naming_one_of_several_payments_is_the_one_committed():
+    """The service soak's game seed 303 (2 players), played as the soak plays it, without faults: after two
+    exhausts (in an order the table cannot show) a claim was paid with Rose or with Compass. The question
+    offered "claim with Compass", "claim with Rose" and "use 2 0", a decision every explanation takes;
+    the player's "Rose" then disagreed with every explanation (each took "use 2 0" first) and the first one,
+    "Compass", was committed: the turn ended with the exhausted pool and the supply wrong."""
+    game = rules.load("aac")
+    state = game.new_game(players=2, seed=303, options={})
+    assert isinstance(state, AacState)
+    rng = random.Random(303 * 7919 + 2)  # (the soak's player seed)
+    truth = AacTruth(state, rng, WIRING.specs())
+    book = MistakeBook(rng)
+    recogniser = recognition.factory(WIRING.specs())(GameContext(game, GameSetup("aac", 2, 303, {}), state.clone()))
+    memory = PromptMemory()
+    answered: list[Action] = []
+
+    def judge(verdict: Verdict) -> None:
+        memory.accept([a for _, a in verdict.accepted], verdict.undone)
+        while verdict.prompts:
+            prompt = verdict.prompts[0]
+            options = [(o.key, o.actions[0]) for o in prompt.options]
+            key = truth.answer(prompt.context, options, memory) or options[0][0]
+            answered.append(dict(options)[key])
+            verdict = recogniser.answer(prompt.id, key)
+            memory.accept([a for _, a in verdict.accepted], verdict.undone)
+        if verdict.in_sync and not verdict.pending and recogniser.state.fingerprint() == truth.state.fingerprint():
+            memory.agreed(len(truth.state.history))
+
+    DirectBackend(truth.table, WIRING, long_press=10.0).start(lambda s: judge(recogniser.observe(s)), lambda e: None)
+    decisions, next_mistake = 0, 150
+    while decisions < 966:  # (turn 145 ends at decision 965)
+        seat = truth.state.current_player
+        if seat >= 0 and decisions >= next_mistake:  # the soak's mistakes, made and put right (same dice)
+            next_mistake = decisions + 150
+            mistake = book.pick(truth)
+            for step in mistake.do(truth) if mistake is not None else []:
+                truth.perform(step)
+        for step, _ in truth.steps(truth.apply(truth.choose())):
+            truth.perform(step)
+        decisions += 1
+        if seat >= 0 and truth.state.current_player != seat:
+            judge(recogniser.end_turn(seat))
+            assert recogniser.state.fingerprint() == truth.state.fingerprint(), \
+                f"turn {truth.state.turn_number} ended elsewhere than the players (answers: {answered[-3:]})"
+    assert any(a.kind == "claim" for a in answered)
