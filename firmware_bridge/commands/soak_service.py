@@ -39,8 +39,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (then +1 per game)")
     parser.add_argument("--players", type=_players, default=(2, 3, 4), help="player counts in turn (default 2,3,4)")
-    parser.add_argument("--fault-rate", type=float, default=6.0,
-                        help="faults per minute of play, at exponentially distributed moments (default 6)")
+    parser.add_argument("--fault-rate", type=float, default=10.0,
+                        help="faults per minute of play, at exponentially distributed moments "
+                             "(default 10; the faults' recovery time counts as play)")
     parser.add_argument("--faults", type=_kinds, default=None, metavar="KINDS",
                         help="fault kinds, comma-separated (default all: noise,unplug,broker,kill)")
     parser.add_argument("--mistake-every", type=int, default=150,
@@ -53,6 +54,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="use this broker instead of a private mosquitto (no broker restarts then)")
     parser.add_argument("--quiet-ms", type=int, default=20, help="the service's hal.quiet_ms (default 20)")
     parser.add_argument("--keep", action="store_true", help="keep the logs and journals (path printed)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="games played side by side, each with its own broker, service and serial ports "
+                             "(default 1; each game takes about two busy processes)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON on the last line")
 
 
@@ -62,7 +66,7 @@ def _run(args: argparse.Namespace) -> int:
     cfg = ServiceSoakConfig(games=args.games, seed=args.seed, players=args.players, fault_rate=args.fault_rate,
                             kinds=args.faults or FAULT_KINDS, mistake_every=args.mistake_every,
                             max_decisions=args.max_decisions, each_kind=args.each_kind, mqtt_url=args.mqtt_url,
-                            quiet_ms=args.quiet_ms, keep=args.keep)
+                            quiet_ms=args.quiet_ms, keep=args.keep, workers=max(1, args.workers))
 
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)

@@ -112,6 +112,7 @@ class Service:
         if self.mqtt is not None:
             self.mqtt.start()
         if self.table is not None:
+            self.core.table_started = True  # a seat's end of turn now waits for the table to be read
             self.table.start(self.inbox)
         self.watchdog = systemd.Watchdog(self.healthy, self.status_line, self._environ)
         self.watchdog.start()
@@ -205,7 +206,8 @@ class Service:
             "mqtt": self.mqtt.info() if self.mqtt else None,
             "web": {"url": self.web.url} if self.web and self.web.port else None,
             "hal": {"backend": self.config.hal.backend,
-                    "healthy": self.table.healthy() if self.table else None},
+                    "healthy": self.table.healthy() if self.table else None,
+                    "snapshots": core.snapshots if core else 0},
             "inbox": self.inbox.qsize(),
             "leds": core.frame.seq if core and core.frame else 0,
             "clock": core.time.info() if core else None,

@@ -228,7 +228,8 @@ class AacTableView:
         extra_here = cmp.extra.get(unit)
         if isinstance(extra_here, list) and extra_here and token is not None and token not in extra_here:
             return False  # something else arrived where this decision puts its token
-        if token is not None:
+        arrived_here = isinstance(extra_here, list) and token in extra_here
+        if token is not None and not arrived_here:  # (identities are owner and type: two alike may arrive at once)
             for other, tokens in cmp.extra.items():
                 if other != unit and isinstance(tokens, list) and token in tokens:
                     return False  # the token arrived somewhere else

@@ -243,11 +243,17 @@ class Recogniser:
             return state.is_terminal() or state.current_player != seat
 
         found: list[Hypothesis] = []
-        for h in self._hyps:
+        spent = 0  # one budget over every explanation, as for a snapshot: a button pressed again and again
+        for h in self._hyps:  # at a table nothing explains must not keep the service from everything else
+            left = self.settings.snapshot_budget - spent
+            if left <= 0:
+                break  # (explanations are kept best first)
             if self._observed is None:
                 found.extend(self._silent_until(h, ended))
             else:
-                found.extend(self._search(h, self._observed, goal=ended).matches)
+                res = self._search(h, self._observed, goal=ended, budget=left)
+                spent += res.expansions
+                found.extend(res.matches)
         if not found:
             note = _NO_END
             if self._observed is not None and not self._compare(self._committed, self._observed).exact:
@@ -304,11 +310,15 @@ class Recogniser:
 
         visited = {key_of(start.state, exp0)}
         found: list[Hypothesis] = []
+        expanded = 0
         for _ in range(depth):
             nxt: list[Hypothesis] = []
             for hyp in level:
                 decider = hyp.state.current_player
                 for action in hyp.state.legal_actions():
+                    expanded += 1
+                    if expanded > self.settings.budget:  # bounded like any search (the time to a verdict)
+                        return found
                     child = hyp.state.clone()
                     child.apply(action)
                     if self.view.project(child).frozen() != exp0:
@@ -833,11 +843,15 @@ class Recogniser:
         common = tails[0].copy()
         for tail in tails[1:]:
             common &= tail
+        # a decision every explanation takes (some more often than others) tells none apart: naming it
+        # as an option would make every explanation disagree with any answer (see ``_agrees``)
+        everywhere = set(tails[0]).intersection(*tails[1:])
         picks: list[tuple[Action, Hypothesis, int]] = []
         taken: set[Action] = set()
         for h, tail in zip(hyps, tails):
             own = tail - common
-            at = next((i for i in range(index, len(h.path)) if own[h.path[i][1]] > 0), None)
+            at = next((i for i in range(index, len(h.path))
+                       if own[h.path[i][1]] > 0 and h.path[i][1] not in everywhere), None)
             if at is not None and h.path[at][1] not in taken:
                 taken.add(h.path[at][1])
                 picks.append((h.path[at][1], h, at))
