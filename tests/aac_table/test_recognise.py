@@ -203,6 +203,33 @@ def _from_saved(name: str, players: int, seed: int, mistakes: float = 0.005,
     return game, start
 
 
+def _questions(game: TableGame) -> list[tuple[Action | None, list[Action]]]:
+    """Every question the recogniser puts from now on: what the player had done there, and the options."""
+    asked: list[tuple[Action | None, list[Action]]] = []
+    answer = game.recogniser.answer
+
+    def noted(prompt_id: str, key: str) -> Verdict:
+        prompt = game.recogniser.prompt
+        assert prompt is not None
+        asked.append((game.truth.seen.get(prompt.context), [o.actions[0] for o in prompt.options]))
+        return answer(prompt_id, key)
+
+    game.recogniser.answer = noted  # type: ignore[method-assign]
+    return asked
+
+
+def _each_question_offers_what_was_done(saved: str, players: int, seed: int, turns: int, kind: str) -> None:
+    """Play on from a saved position: no legal move refused, and every question about a decision of this
+    kind offered the one the player had made."""
+    game, _ = _from_saved(saved, players, seed)
+    asked = _questions(game)
+    _play_turns(game, turns)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    about = [(done, options) for done, options in asked if done is not None and done.kind == kind]
+    assert about and all(done in options for done, options in about), asked
+
+
 def _play_turns(game: TableGame, turns: int) -> None:
     """As ``TableGame.play`` does (a mistake now and then), until ``turns`` more turns are done."""
     truth = game.truth
@@ -239,22 +266,7 @@ def test_the_question_of_which_energy_to_bind_offers_the_one_being_bound():
     when they crowd the list the player is asked, and the Wild must be among the options (it was not: the
     player's answer was wrong, and it then refused a later bind of a Compass; identity soak, seed 1000,
     game 1024). An answer binds only the choice it was about, not a later decision of the same kind."""
-    game, _ = _from_saved("fortress_bind.json", 2, 1024)
-    asked: list[tuple[Action | None, list[Action]]] = []  # what the player had done, what was offered
-    answer = game.recogniser.answer
-
-    def noted(prompt_id: str, key: str) -> Verdict:
-        prompt = game.recogniser.prompt
-        assert prompt is not None
-        asked.append((game.truth.seen.get(prompt.context), [o.actions[0] for o in prompt.options]))
-        return answer(prompt_id, key)
-
-    game.recogniser.answer = noted  # type: ignore[method-assign]
-    _play_turns(game, 3)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
-    binds = [(done, options) for done, options in asked if done is not None and done.kind == "bind_select"]
-    assert binds and all(done in options for done, options in binds), asked
+    _each_question_offers_what_was_done("fortress_bind.json", 2, 1024, 3, "bind_select")
 
 
 def test_a_two_tile_claim_paid_with_energy_the_table_cannot_type_is_not_crowded_out():
@@ -304,22 +316,7 @@ def test_a_question_offers_every_choice_that_fits_the_table_even_one_no_kept_lin
     kept; a question about one player's gift must still offer every type that fits the table, or the
     player cannot name theirs (a Wild gift had been missing from the options, and the next turn started
     from a position the players never reached; identity soak, seed 1000, game 1019)."""
-    game, _ = _from_saved("claim_gifts.json", 5, 1019)
-    asked: list[tuple[Action | None, list[Action]]] = []  # what the player had done, what was offered
-    answer = game.recogniser.answer
-
-    def noted(prompt_id: str, key: str) -> Verdict:
-        prompt = game.recogniser.prompt
-        assert prompt is not None
-        asked.append((game.truth.seen.get(prompt.context), [o.actions[0] for o in prompt.options]))
-        return answer(prompt_id, key)
-
-    game.recogniser.answer = noted  # type: ignore[method-assign]
-    _play_turns(game, 3)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
-    gifts = [(done, options) for done, options in asked if done is not None and done.kind == "gift"]
-    assert gifts and all(done in options for done, options in gifts), asked
+    _each_question_offers_what_was_done("claim_gifts.json", 5, 1019, 3, "gift")
 
 
 def test_loads_of_untyped_energy_are_asked_about_by_slot_not_by_order():
@@ -329,20 +326,11 @@ def test_loads_of_untyped_energy_are_asked_about_by_slot_not_by_order():
     the player answer with a first load that only a wrong line starts with (mixed soak, seed 200, game
     200). The question is about one slot's energy, which every line answers exactly once."""
     game, _ = _from_saved("mixed_loads.json", 2, 200, fidelity="mixed")
-    asked: list[list[Action]] = []
-    answer = game.recogniser.answer
-
-    def noted(prompt_id: str, key: str) -> Verdict:
-        prompt = game.recogniser.prompt
-        assert prompt is not None
-        asked.append([o.actions[0] for o in prompt.options])
-        return answer(prompt_id, key)
-
-    game.recogniser.answer = noted  # type: ignore[method-assign]
+    asked = _questions(game)
     _play_turns(game, 1)
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
-    loads = [options for options in asked if all(a.kind == "load" for a in options)]
+    loads = [options for _, options in asked if all(a.kind == "load" for a in options)]
     assert loads
     for options in loads:  # alternatives of one choice: the same load but for one argument (the energy)
         assert all(sum(x != y for x, y in zip(a.args, options[0].args)) <= 1 for a in options), options
