@@ -158,6 +158,9 @@ class Recogniser:
             view, "project_after", None)
         # tokens put where no sensor looks (an unsensed pool) vanish from the table as a lifted token does
         self._unsensed = any(u.fidelity == Fidelity.UNSENSED for u in view.units.units.values())
+        # a token swapped where a sensor sees only that something is there: a change the table cannot show
+        # (without such places the invisible alternatives past the first are not searched: time to verdict)
+        self._masking = any(s.fidelity == Fidelity.PRESENCE for s in view.units.specs.values())
         self.last_expansions = 0
 
     # -- the interpreter interface -------------------------------------------------
@@ -611,7 +614,7 @@ class Recogniser:
         visited = {root.key}
         plausible = getattr(self.view, "plausible", None)
         extra_levels = settings.alternatives_depth
-        quiet_levels = settings.quiet_depth
+        quiet_levels = settings.quiet_depth if self._masking else 0
         quiet: set[int] = set()  # (ids of explanations whose last decision changed nothing on the table)
         masked: set[int] = set()  # (ids of those with a change on the way that the sensors cannot see)
         quiet_phase = False
