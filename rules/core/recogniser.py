@@ -22,7 +22,7 @@ Pure and single-threaded: the service feeds snapshots, events and answers.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -117,6 +117,7 @@ class Settings:
     vanish_budget: int = 300  # states expanded, at a table with unsensed places, to explain tokens only missing
     max_between: int = 6  # decisions of one position kept as moves in progress (more: the position itself)
     quiet_depth: int = 3  # levels searched further, past the alternatives, through decisions the table cannot see
+    turn_snapshots: int = 400  # snapshots of the current turn kept as evidence when it is re-explained
 
 
 class Recogniser:
@@ -141,8 +142,11 @@ class Recogniser:
         self._previous: dict[str, tuple[str, ...] | int] | None = None  # the snapshot before it
         self._delta: frozenset[str] | None = None  # units whose readings differ between the two
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
-        self._turn_seen: list[dict[str, tuple[str, ...] | int]] = []  # the snapshots of this turn, in order
-        self._seen_at: dict[int, int] = {}  # per turn mark (by id): how many of them it had seen
+        # the latest snapshots of this turn, in order (bounded: a real-time age keeps one turn for minutes),
+        # how many the turn has had, and per turn mark (by id) how many it had seen
+        self._turn_seen: deque[dict[str, tuple[str, ...] | int]] = deque(maxlen=self.settings.turn_snapshots)
+        self._turn_count = 0
+        self._seen_at: dict[int, int] = {}
         self._prompt: Prompt | None = None
         self._prompt_index = 0  # the option a seat button's short presses have reached
         self._prompt_prefix: tuple[Action, ...] = ()  # the decisions before it
@@ -183,6 +187,7 @@ class Recogniser:
             self._since_commit.append(observed)
         if not self._turn_seen or self._turn_seen[-1] != observed:
             self._turn_seen.append(observed)
+            self._turn_count += 1
         return self._explain(observed)
 
     def event(self, event: MomentaryEvent) -> Verdict:
@@ -615,6 +620,7 @@ class Recogniser:
         plausible = getattr(self.view, "plausible", None)
         extra_levels = settings.alternatives_depth
         quiet_levels = settings.quiet_depth if self._masking else 0
+        tracking = quiet_levels > 0  # (lines through invisible decisions are followed: worth noting them)
         quiet: set[int] = set()  # (ids of explanations whose last decision changed nothing on the table)
         masked: set[int] = set()  # (ids of those with a change on the way that the sensors cannot see)
         quiet_phase = False
@@ -646,8 +652,9 @@ class Recogniser:
                         continue  # reached already by a path at most as short
                     visited.add(kid.key)
                     h2 = Hypothesis((*hyp.path, (_who(state, decider, action), action)), kid.state, start.seen + 1)
-                    unseen = cmp2.extra == cmp.extra and cmp2.missing == cmp.missing
-                    hidden = id(hyp) in masked or (bool(changed) and unseen)
+                    # (followed only where a sensor can miss a change: otherwise not worth the time)
+                    unseen = tracking and cmp2.extra == cmp.extra and cmp2.missing == cmp.missing
+                    hidden = tracking and (id(hyp) in masked or (bool(changed) and unseen))
                     if cmp2.exact and (goal is None or goal(kid.state)):
                         # (past the alternatives only a line with a change the sensors missed is another
                         # explanation; decisions that move nothing at all are taken when needed, the fewest)
@@ -657,7 +664,7 @@ class Recogniser:
                     if goal is None and cmp2.missing_only and cmp2.score <= settings.max_in_hand:
                         result.partial.append(h2)
                     nxt.append((h2, kid, cmp2))
-                    if not changed or unseen:
+                    if tracking and (not changed or unseen):
                         quiet.add(id(h2))  # (nothing the sensors can tell apart changed)
                         if hidden:
                             masked.add(id(h2))
@@ -787,10 +794,13 @@ class Recogniser:
         if key != self._turn_id:
             self._turn_id = key
             self._turn_marks = []
-            self._turn_seen = [self._observed] if self._observed is not None else []
+            self._turn_seen.clear()
+            if self._observed is not None:
+                self._turn_seen.append(self._observed)
+            self._turn_count = len(self._turn_seen)
             self._seen_at = {}
         mark = state.clone()
-        self._seen_at[id(mark)] = max(len(self._turn_seen) - 1, 0)  # (the snapshot it was committed at on)
+        self._seen_at[id(mark)] = max(self._turn_count - 1, 0)  # (the snapshot it was committed at on)
         self._turn_marks.append(mark)
 
     @staticmethod
@@ -1006,8 +1016,9 @@ class Recogniser:
                 # the way (a marker flipped by an action) rules out a line that never put it there (a count that
                 # rose for a moment may have been a hand putting a token down and taking it back up)
                 units = self.view.units.units
+                first = self._seen_at.get(id(mark), 0) - (self._turn_count - len(self._turn_seen))
                 unexplained = [(obs, named) for obs, extra in self._unexplained(
-                    mark, self._turn_seen[self._seen_at.get(id(mark), 0):])
+                    mark, list(self._turn_seen)[max(first, 0):])
                     if (named := [u for u in extra if units[u].fidelity == Fidelity.IDENTITY])]
                 res.matches = [m for m in res.matches if self._accounts_for(m, unexplained, mark)]
             if res.matches:
