@@ -18,8 +18,10 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from types import TracebackType
+from typing import IO
 
 log = logging.getLogger("aetherlink.broker")
 
@@ -65,6 +67,7 @@ class EmbeddedBroker:
         self._requested = port
         self._timeout = start_timeout
         self._process: subprocess.Popen[bytes] | None = None
+        self._errors: IO[bytes] | None = None
 
     def start(self) -> EmbeddedBroker:
         """Start the broker and wait until it accepts connections (retries another port if taken)."""
@@ -72,16 +75,22 @@ class EmbeddedBroker:
         last_error = ""
         for _ in range(attempts):
             port = self._requested or free_port(self.host)
+            # its log goes to a file, not a pipe: nobody reads a pipe during the game, and a broker
+            # blocked on a full one would stop delivering messages
+            errors = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the broker runs; closed in stop)
             process = subprocess.Popen(
                 [sys.executable, "-m", "firmware_bridge.broker", "--host", self.host, "--port", str(port)],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                stdout=subprocess.PIPE, stderr=errors, start_new_session=True)
             line = _read_line(process, self._timeout)
             if line.startswith(b"READY"):
-                self._process, self.port = process, port
+                self._process, self.port, self._errors = process, port, errors
                 log.info("embedded MQTT broker on %s:%d (pid %d)", self.host, port, process.pid)
                 return self
             process.kill()
-            _, err = process.communicate(timeout=5)
+            process.communicate(timeout=5)
+            errors.seek(0)
+            err = errors.read()
+            errors.close()
             lines = (err or line).decode(errors="replace").strip().splitlines()
             last_error = lines[-1] if lines else "no output"
         raise BrokerError(f"the embedded broker did not start: {last_error}")
@@ -103,9 +112,11 @@ class EmbeddedBroker:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout)
-        for stream in (process.stdout, process.stderr):
-            if stream:
-                stream.close()
+        if process.stdout:
+            process.stdout.close()
+        if self._errors is not None:
+            self._errors.close()
+            self._errors = None
 
     def __enter__(self) -> EmbeddedBroker:
         return self.start()

@@ -10,9 +10,11 @@ snapshots at once (``sim.link.direct.DirectBackend``), for quick runs.
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import threading
 import time
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +22,7 @@ from typing import Any, Literal
 
 from firmware_bridge.broker import BrokerError
 from firmware_bridge.config import Config, broker, config_from_dict
-from firmware_bridge.demo.watcher import BoardWatcher
+from firmware_bridge.demo.watcher import BoardWatcher, WatchError
 from firmware_bridge.mqtt.topics import Topics
 from firmware_bridge.service import recognition
 from firmware_bridge.service.app import BrokerChoice, Service, with_broker
@@ -93,6 +95,9 @@ class TappedTable:
     def healthy(self) -> bool:
         return self.inner.healthy()
 
+    def settling(self, handled_seq: int) -> bool:
+        return self.inner.settling(handled_seq)
+
     def wait_for(self, readings: Mapping[str, Reading], timeout: float) -> bool:
         with self._cond:
             return self._cond.wait_for(lambda: self.last == readings, timeout)
@@ -146,6 +151,8 @@ class DemoStack:
         self.watcher = BoardWatcher(broker(config), Topics(m.base_topic, config.board.id, m.discovery_prefix))
         self.watcher.start()
         self._closers.append(self.watcher.stop)
+        if not self.watcher.wait_online(30.0):
+            raise DemoError(f"the service did not come online on the MQTT broker within 30 s; {self.diagnosis()}")
         if not self.settle():
             raise DemoError("the service never reported the table as laid out (the link did not come up)")
 
@@ -219,7 +226,31 @@ class DemoStack:
 
     def request(self, command: str, payload: Mapping[str, Any] | None = None) -> dict[str, Any]:
         assert self.watcher is not None
-        return self.watcher.request(command, payload)
+        try:
+            return self.watcher.request(command, payload)
+        except WatchError as exc:
+            raise WatchError(f"{exc}; {self.diagnosis()}") from None
+
+    def diagnosis(self) -> str:
+        """Where the service stands, for a command that got no answer: a stuck core says where it is."""
+        service = self.service
+        core = service.core if service is not None else None
+        if service is None or core is None:
+            return "the service is not running"
+        parts = [f"core loop last turned {core.clock() - core.heartbeat:.1f} s ago",
+                 f"inbox {service.inbox.qsize()}"]
+        if service.mqtt is not None:
+            info = service.mqtt.info()
+            parts.append(f"MQTT {'up' if info['connected'] else 'down'} ({info['connections']} connection(s), "
+                         f"{info['dropped_events']} event(s) dropped)")
+        thread = service.core_thread
+        if thread is None or not thread.is_alive():
+            parts.append("the core thread has ended")
+        elif thread.ident is not None and (frame := sys._current_frames().get(thread.ident)) is not None:
+            where = traceback.extract_stack(frame)[-4:]
+            parts.append("core thread at " + " <- ".join(f"{f.name} ({Path(f.filename).name}:{f.lineno})"
+                                                         for f in reversed(where)))
+        return "; ".join(parts)
 
     def press(self, location_level: Callable[[int], None]) -> bool:
         """Press and release a seat button (``location_level(1)`` then ``(0)``); wait until it is reported."""

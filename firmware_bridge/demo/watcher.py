@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import secrets
 import threading
 from collections.abc import Mapping
@@ -34,6 +35,7 @@ class BoardWatcher:
         self.topics = topics
         self.messages = 0
         self.state: dict[str, Any] | None = None
+        self.availability = ""  # the board's retained availability ("online": its commands are heard)
         self.events: dict[str, int] = {}
         self._log: list[tuple[str, Any]] = []  # ("move", action JSON) and ("undo", count), in order
         self.keep: set[str] = set()  # event types kept whole, in order (``take_kept``), e.g. {"clock"}
@@ -50,6 +52,7 @@ class BoardWatcher:
             self.client.username_pw_set(broker.username, broker.password)
         if broker.tls:
             self.client.tls_set()
+        self.client.enable_logger(logging.getLogger("aetherlink.watch.paho"))
         self.client.on_socket_open = no_delay
         self.client.on_connect = self._on_connect
         self.client.on_subscribe = self._on_subscribe
@@ -69,6 +72,11 @@ class BoardWatcher:
     def stop(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+    def wait_online(self, timeout: float) -> bool:
+        """Until the board says ``online``: a command sent before would reach nobody."""
+        with self._arrived:
+            return self._arrived.wait_for(lambda: self.availability == "online", timeout)
 
     def request(self, command: str, payload: Mapping[str, Any] | None = None, timeout: float = 60.0
                 ) -> dict[str, Any]:
@@ -111,6 +119,9 @@ class BoardWatcher:
             self.messages += 1
             if topic == self.topics.state:
                 self.state = _decode(message.payload)
+            elif topic == self.topics.availability:
+                self.availability = bytes(message.payload).decode(errors="replace")
+                self._arrived.notify_all()
             elif topic.startswith(f"{self.topics.root}/event/"):
                 kind = topic.rsplit("/", 1)[-1]
                 self.events[kind] = self.events.get(kind, 0) + 1

@@ -9,6 +9,9 @@ Publishing policy (see ``docs/mqtt.md``):
   paho queues them, up to ``mqtt.offline_queue`` messages; beyond that new
   events are dropped and counted (``status`` reports it). The retained state
   and the journal are complete regardless.
+``availability`` says ``online`` once the broker has acknowledged the
+subscription to commands: a client that waits for it is heard (a command sent
+before it reaches nobody: sessions are clean).
 Reconnection uses paho's exponential backoff between ``mqtt.reconnect_min_s``
 and ``mqtt.reconnect_max_s``; the game goes on meanwhile.
 """
@@ -68,6 +71,8 @@ class MqttAdapter:
         self.failed_attempts = 0
         self._lock = threading.Lock()
         self._connected = threading.Event()
+        self._listening = threading.Event()  # the broker acknowledged the command subscription
+        self._requests_mid: int | None = None
         self._state: bytes | None = None
         self._leds: bytes | None = None
         self._seats: list[str] = []
@@ -102,6 +107,7 @@ class MqttAdapter:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_connect_fail = self._on_connect_fail
+        client.on_subscribe = self._on_subscribe
         client.on_message = self._on_message
         return client
 
@@ -136,6 +142,10 @@ class MqttAdapter:
     def wait_connected(self, timeout: float) -> bool:
         return self._connected.wait(timeout)
 
+    def wait_online(self, timeout: float) -> bool:
+        """Until commands are heard (the broker acknowledged their subscription; ``online`` is out)."""
+        return self._listening.wait(timeout)
+
     def info(self) -> dict[str, Any]:
         b = self.broker
         return {"connected": self.connected, "broker": f"{b.host}:{b.port}", "tls": b.tls,
@@ -152,10 +162,9 @@ class MqttAdapter:
             return
         with self._lock:
             self.connections += 1
-            client.subscribe(self.topics.requests, qos=1)
+            _, self._requests_mid = client.subscribe(self.topics.requests, qos=1)
             if self.config.mqtt.discovery:
                 client.subscribe(self.topics.discovery_status, qos=1)
-            client.publish(self.topics.availability, ONLINE, qos=1, retain=True)
             self._publish_discovery_locked(connected_now=True)
             if self._state is not None:
                 client.publish(self.topics.state, self._state, qos=0, retain=True)
@@ -163,6 +172,19 @@ class MqttAdapter:
                 client.publish(self.topics.leds, self._leds, qos=0, retain=True)
             self._connected.set()
         log.info("connected to the MQTT broker (connection %d)", self.connections)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: list[ReasonCode],
+                      properties: Any) -> None:
+        """Commands are heard from now on: say ``online`` (not before, or a client's first command is lost)."""
+        if mid != self._requests_mid:
+            return
+        if any(reason.is_failure for reason in reasons):
+            log.warning("the broker refused the subscription to %s (%s): commands cannot reach the board",
+                        self.topics.requests, ", ".join(str(r) for r in reasons))
+            return
+        with self._lock:
+            client.publish(self.topics.availability, ONLINE, qos=1, retain=True)
+            self._listening.set()
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         """The broker could not be reached (down, wrong address, TLS refused): say so, without flooding."""
@@ -176,6 +198,7 @@ class MqttAdapter:
                        properties: Any) -> None:
         with self._lock:
             self._connected.clear()
+            self._listening.clear()
         if not self._stopping:
             log.warning("lost the MQTT broker (%s); reconnecting, the game goes on", reason)
 
