@@ -38,6 +38,10 @@ class Backend(Protocol):
 
     def status(self) -> BackendStatus: ...
 
+    def settling(self, handled_seq: int) -> bool:
+        """A change not yet seen by a consumer that handled snapshots up to ``handled_seq``."""
+        ...
+
 
 class HalBackend:
     def __init__(
@@ -96,6 +100,12 @@ class HalBackend:
             last_error=self.last_error,
         )
 
+    def settling(self, handled_seq: int) -> bool:
+        """A change is still settling, or a snapshot after ``handled_seq`` was reported (its consumer
+        has not handled it yet): what the service's end of turn waits for."""
+        with self._lock:
+            return self.engine.stabiliser.pending_since() is not None or self.engine.snapshot_seq > handled_seq
+
     def pump(self, now: float | None = None) -> None:
         """Process every queued input and report what is due at ``now`` (the worker does this in a loop)."""
         with self._lock:
@@ -106,19 +116,17 @@ class HalBackend:
                 except queue.Empty:
                     break
                 self.engine.handle(item, now)
-            snapshots, events = self.engine.poll(now)
-        for event in events:
-            self.events += 1
+            outputs = self.engine.poll(now)
+        for output in outputs:  # in the order they happened
             try:
-                self._on_event(event)
+                if isinstance(output, Snapshot):
+                    self.snapshots += 1
+                    self._on_snapshot(output)
+                else:
+                    self.events += 1
+                    self._on_event(output)
             except Exception as exc:  # a failing consumer must not stop the sensors
-                self.last_error = f"event callback failed: {exc!r}"
-        for snapshot in snapshots:
-            self.snapshots += 1
-            try:
-                self._on_snapshot(snapshot)
-            except Exception as exc:
-                self.last_error = f"snapshot callback failed: {exc!r}"
+                self.last_error = f"{'snapshot' if isinstance(output, Snapshot) else 'event'} callback failed: {exc!r}"
 
     def _run(self) -> None:
         while not self._stop.is_set():

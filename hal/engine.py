@@ -30,6 +30,7 @@ class TableEngine:
         self.snapshot_seq = 0
         self.event_seq = 0
         self.last_snapshot: Snapshot | None = None
+        self._held: list[tuple[float, str, str]] = []  # (when, location, kind): events waiting for a snapshot
 
     def handle(self, item: SourceInput, now: float) -> None:
         if isinstance(item, Readings):
@@ -45,26 +46,45 @@ class TableEngine:
         elif isinstance(item, Watermark) and item.source in self.watermarks:
             self.watermarks[item.source] = max(self.watermarks[item.source], item.t)
 
-    def poll(self, now: float) -> tuple[list[Snapshot], list[MomentaryEvent]]:
-        due: list[tuple[float, str, str]] = []
+    def poll(self, now: float) -> list[Snapshot | MomentaryEvent]:
+        """What is due at ``now``, in the order it happened.
+
+        An event (a seat button, a slider pull) that came after a change still settling is reported
+        after the snapshot that shows the change: "end of turn" right after the last token is placed
+        is judged on the table with that token. The wait is bounded by ``max_unsettled``."""
         for location, (source, flt) in self.filters.items():
             for t, kind in flt.poll(min(now, self.watermarks.get(source, now))):
-                due.append((t, location, kind))
-        events: list[MomentaryEvent] = []
-        for _, location, kind in sorted(due):  # in the order they happened, across sources
-            self.event_seq += 1
-            events.append(MomentaryEvent(self.event_seq, location, kind))
-        snapshots: list[Snapshot] = []
+                self._held.append((t, location, kind))
+        self._held.sort()
+        out: list[Snapshot | MomentaryEvent] = []
+        out.extend(self._events_due(now))
         table = self.stabiliser.poll(now)
         if table is not None:
             self.snapshot_seq += 1
             self.last_snapshot = Snapshot(self.snapshot_seq, table)
-            snapshots.append(self.last_snapshot)
-        return snapshots, events
+            out.append(self.last_snapshot)
+            out.extend(self._events_due(now))
+        return out
+
+    def _events_due(self, now: float) -> list[MomentaryEvent]:
+        """The held events that no unreported change came before (or that waited ``max_unsettled``)."""
+        pending = self.stabiliser.pending_since()
+        limit = self.stabiliser.settings.max_unsettled
+        events: list[MomentaryEvent] = []
+        while self._held:
+            t, location, kind = self._held[0]
+            if pending is not None and t >= pending and now - t < limit:
+                break  # this one and all later ones wait for the snapshot
+            self._held.pop(0)
+            self.event_seq += 1
+            events.append(MomentaryEvent(self.event_seq, location, kind))
+        return events
 
     def next_deadline(self) -> float | None:
         times = [t for t in (f.next_deadline() for _, f in self.filters.values()) if t is not None]
         stab = self.stabiliser.next_deadline()
         if stab is not None:
             times.append(stab)
+        if self._held:
+            times.append(self._held[0][0] + self.stabiliser.settings.max_unsettled)
         return min(times) if times else None

@@ -105,6 +105,14 @@ class Stabiliser:
             self.noisy.discard(location)
         return dict(self.stable)
 
+    def pending_since(self) -> float | None:
+        """When the earliest change not yet reported began (None: the last snapshot is the table).
+
+        Locations held as noisy do not count: they are reported once they calm down, whenever that is."""
+        starts = [state.burst_start for location, state in self._locs.items()
+                  if state.raw is not None and self.stable.get(location) != state.raw and location not in self.noisy]
+        return min(starts) if starts else None
+
     def next_deadline(self) -> float | None:
         """When a time-based condition next changes (None: only new input can change anything)."""
         times: list[float] = []

@@ -278,6 +278,9 @@ class TimedBackend:
     def status(self) -> Any:
         return self.inner.status()
 
+    def settling(self, handled_seq: int) -> bool:
+        return bool(self.inner.settling(handled_seq))
+
 
 class TimedStack(DemoStack):
     """The demo's serial stack, with the HAL's settings chosen and its outputs stamped."""

@@ -112,7 +112,8 @@ class Service:
         if self.mqtt is not None:
             self.mqtt.start()
         if self.table is not None:
-            self.core.table_started = True  # a seat's end of turn now waits for the table to be read
+            self.core.wait.table_started = True  # a seat's end of turn now waits for the table to be read
+            self.core.wait.settling = self.table.settling
             self.table.start(self.inbox)
         self.watchdog = systemd.Watchdog(self.healthy, self.status_line, self._environ)
         self.watchdog.start()
@@ -148,6 +149,11 @@ class Service:
     def run_in_thread(self) -> threading.Thread:
         self._thread = threading.Thread(target=self.run, name="aetherlink-core", daemon=True)
         self._thread.start()
+        return self._thread
+
+    @property
+    def core_thread(self) -> threading.Thread | None:
+        """The thread ``run_in_thread`` started (None when the caller's thread runs the core)."""
         return self._thread
 
     def stop(self) -> None:

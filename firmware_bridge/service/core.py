@@ -27,6 +27,7 @@ from firmware_bridge.journal import GameSetup, Journal, Kind, action_body, repla
 from firmware_bridge.memory import Releaser, collection_deferred
 from firmware_bridge.service import views
 from firmware_bridge.service.commands import handle_command
+from firmware_bridge.service.holding import TableWait
 from firmware_bridge.service.inputs import CommandInput, EventInput, Inbox, Input, SnapshotInput, Stop, Tick
 from firmware_bridge.service.seams import InterpreterFactory, LedSink, Publisher
 from firmware_bridge.service.session import InterpreterFault, Session
@@ -36,8 +37,6 @@ from rules.core.physical import LedFrame, Snapshot
 from rules.core.verdict import Verdict
 
 log = logging.getLogger("aetherlink.core")
-
-HOLD_S = 5.0  # how long a seat's end of turn waits for the table to be read after a start (then it goes on)
 
 
 class Core:
@@ -66,13 +65,8 @@ class Core:
         self.heartbeat = clock()
         self.last_snapshot: Snapshot | None = None
         self.snapshots = 0  # stable snapshots of the table handled since start (0: the table is not read yet)
-        # Set by the service when a table feeds snapshots. Until its first one (after a restart, the table may
-        # show moves made while the service was down), a seat's end of turn (command or button) is held: it
-        # says "what the table shows is my whole turn", which cannot be judged before the table is read.
-        self.table_started = False
-        self._held: list[Input] = []
-        self._held_since = 0.0  # when the first input was held
-        self._hold_over = False  # the held inputs were released: nothing is held any more
+        # which inputs wait for the table (an end of turn before it is read or while its last change settles)
+        self.wait = TableWait(lambda: self.clock())  # (the clock read each time: tests replace it)
         self._palette = leds.palette({str(k): str(v) for k, v in config.leds.palette.items()})
         self._frame: LedFrame | None = None
         self._published_state = b""
@@ -117,7 +111,7 @@ class Core:
         """Consume inputs until ``Stop``; the calling thread becomes the core thread."""
         releaser = Releaser(time.monotonic)
         while True:
-            item = inbox.get(self.time.wait(tick)) or Tick()
+            item = inbox.get(self.wait.wait_s(self.time.wait(tick))) or Tick()
             self.heartbeat = self.clock()
             if isinstance(item, Stop):
                 return
@@ -128,8 +122,23 @@ class Core:
                 releaser.idle()  # (after publishing: the search's garbage goes back to the system)
 
     def handle(self, item: Input) -> None:
-        if self._hold(item):
+        """Handle ``item`` now, or keep it until the table it concerns is read (``holding``)."""
+        if not isinstance(item, SnapshotInput):
+            self._release()  # what waited came first
+        if self.wait.hold(item, self._handled_seq()):
             return
+        self._handle_now(item)
+        if isinstance(item, SnapshotInput):
+            self._release()
+
+    def _handled_seq(self) -> int:
+        return self.last_snapshot.seq if self.last_snapshot is not None else 0
+
+    def _release(self) -> None:
+        for held in self.wait.due(self._handled_seq()):
+            self._handle_now(held)
+
+    def _handle_now(self, item: Input) -> None:
         if isinstance(item, CommandInput):
             response = handle_command(self, item)
             self.time.run_due()
@@ -141,44 +150,18 @@ class Core:
             self.snapshots += 1
             if self.snapshots == 1:
                 log.info("the table is read: first stable snapshot")
+            self.wait.table_read = True
             if self.session is not None:
                 self._guarded(lambda s: s.interpreter.observe(item.snapshot), "table")
-            if self._held:
-                self.time.run_due()
-                self.publish()
-                self._release("the table is read")
-                return
         elif isinstance(item, EventInput):
             if self.session is not None:
                 self._guarded(lambda s: s.interpreter.event(item.event), "table")
         elif isinstance(item, Tick):
-            if self._held and self.clock() - self._held_since >= HOLD_S:
-                log.warning("the table was not read within %.0f s of the start: going on without it", HOLD_S)
-                self._release("the table is not read yet")
             if self.time.run_due():
                 self.publish()
             return
         self.time.run_due()
         self.publish()
-
-    def _hold(self, item: Input) -> bool:
-        """Hold a seat's end of turn that comes before the table was first read (True: held)."""
-        if not self.table_started or self.snapshots or self._hold_over:
-            return False
-        if not (isinstance(item, EventInput) or (isinstance(item, CommandInput) and item.name == "end_turn")):
-            return False
-        if not self._held:
-            self._held_since = self.clock()
-            log.info("holding %s until the table is read", "a table event" if isinstance(item, EventInput)
-                     else "an end of turn")
-        self._held.append(item)
-        return True
-
-    def _release(self, why: str) -> None:
-        held, self._held, self._hold_over = self._held, [], True
-        log.info("%s: handling %d held input(s)", why, len(held))
-        for item in held:
-            self.handle(item)
 
     def _guarded(self, ask: Callable[[Session], Verdict], source: str) -> None:
         """Ask the interpreter; a bug in it is logged and it restarts from the journal; the game goes on."""

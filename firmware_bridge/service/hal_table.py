@@ -33,6 +33,8 @@ class HalBackend(Protocol):
 
     def status(self) -> Any: ...
 
+    def settling(self, handled_seq: int) -> bool: ...
+
 
 class HalTable:
     """Adapts a HAL backend to ``TableAdapter``."""
@@ -49,6 +51,9 @@ class HalTable:
 
     def stop(self) -> None:
         self.backend.stop()
+
+    def settling(self, handled_seq: int) -> bool:
+        return self.backend.settling(handled_seq)
 
     def healthy(self) -> bool:
         """The HAL answers. Unplugged devices are reported in ``status``, not treated as a stall:

@@ -61,6 +61,10 @@ class TableAdapter(LedSink, Protocol):
     def healthy(self) -> bool:
         """False while the sensors cannot be read (feeds the systemd watchdog)."""
 
+    def settling(self, handled_seq: int) -> bool:
+        """The table has a change the core has not seen: one the HAL is still settling, or a snapshot
+        after ``handled_seq`` (the last one the core handled). An end of turn waits for it."""
+
 
 TableBackendFactory = Callable[[Config, GameContext], TableAdapter]
 

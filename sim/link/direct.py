@@ -113,6 +113,10 @@ class DirectBackend:
     def show(self, frame: LedFrame) -> None:
         self.frame = frame
 
+    def settling(self, handled_seq: int) -> bool:
+        """Nothing settles here (a change is reported at once); only a snapshot not handled yet counts."""
+        return self.snapshots > handled_seq
+
     def status(self) -> BackendStatus:
         device = DeviceStatus(id="direct", bus="virtual", state="ready", connected=True)
         return BackendStatus(devices=(device,), snapshots=self.snapshots, events=self.events)

@@ -208,7 +208,10 @@ def _drive(
         _match_events(events, expected_events, result)
         if progress is not None and done % 500 == 0:
             progress(done, result)
-    time.sleep(0.5)  # let the last events arrive
+    # the last events may still be on their way (an event after a change waits for its snapshot, at most
+    # the HAL's max_unsettled): wait for them as for any other, up to the timeout
+    _drain_events(events, expected_events, result, config.timeout)
+    time.sleep(0.1)  # and anything the HAL reports late would show up as a phantom
     _match_events(events, expected_events, result)
     result.missed_events += sum(expected_events.values())
     result.manipulations = done

@@ -600,15 +600,12 @@ class ServiceGame:
                 time.sleep(step_s)
             ended = truth.state.is_terminal() or truth.state.current_player != seat
             # a decision the table does not show (no motion) or shows only in part (a token still in a hand)
-            # cannot be followed yet: the service rightly waits for more, and is judged at the turn's end. The
-            # last one of a turn waits anyway: a seat ending its turn before the service has seen the table's
-            # last change is not followed yet (its end of turn is judged on the table before it; see
-            # docs/performance.md); the driver waited so after every decision before it sped up
-            followable = moved and not self._in_hand()
-            ended_turn = seat >= 0 and ended
-            self._settle(self.status(), final=False,
-                         patience=self.cfg.decision_wait if followable or ended_turn else 0.0)
+            # cannot be followed yet: the service rightly waits for more, and is judged at the turn's end. A
+            # turn's last decision does not wait: the seat ends its turn at once, as a quick player does, while
+            # the HAL may still be settling the last change (the service holds the end of turn for it)
             turn_over = seat >= 0 and ended
+            followable = moved and not self._in_hand() and not turn_over
+            self._settle(self.status(), final=False, patience=self.cfg.decision_wait if followable else 0.0)
             if turn_over:
                 # refused when the controller saw the turn end already from the next player's hands
                 self.ask("end_turn", {"seat": seat})

@@ -20,7 +20,8 @@ import rules
 from firmware_bridge.config import config_from_dict
 from firmware_bridge.journal import GameSetup, Journal, replay
 from firmware_bridge.service import recognition
-from firmware_bridge.service.core import HOLD_S, Core
+from firmware_bridge.service.core import Core
+from firmware_bridge.service.holding import SETTLE_HOLD_S, START_HOLD_S
 from firmware_bridge.service.inputs import CommandInput, EventInput, SnapshotInput, Tick
 from firmware_bridge.service.seams import GameContext
 from hal.wiring.loader import load_wiring_map
@@ -116,7 +117,7 @@ class Table:
         self.seeing = False
         self.journal = Journal(self.path)
         self.core = self._core()
-        self.core.table_started = True  # what the service does when it starts its table (the HAL)
+        self.core.wait.table_started = True  # what the service does when it starts its table (the HAL)
 
     def table_read(self) -> None:
         """The restarted service's HAL reports its first stable snapshot."""
@@ -210,7 +211,7 @@ def test_a_table_that_is_never_read_does_not_hold_an_end_of_turn_for_ever(tmp_pa
     table.core.clock = lambda: now[0]
     table.end_turn(table.truth.state.current_player)
     assert table.replies == []
-    now[0] = HOLD_S + 0.1
+    now[0] = START_HOLD_S + 0.1
     table.core.handle(Tick())
     assert len(table.replies) == 1
 
@@ -260,3 +261,51 @@ def test_an_answer_naming_one_of_several_payments_is_the_one_committed():
             assert _fingerprint(recogniser.state) == _fingerprint(truth.state), \
                 f"turn {truth.state.turn_number} ended elsewhere than the players (answers: {answered[-3:]})"
     assert any(a.kind == "claim" for a in answered)
+
+
+def test_an_end_of_turn_said_while_the_table_settles_its_last_change_waits_for_it(tmp_path):
+    """The service soak's desyncs: a seat ended its turn a few milliseconds after its last change, before
+    the HAL's quiet window had passed; the end of turn was judged on the table without that change."""
+    seed, at = _first_seed(lambda loads: True)
+    table = Table(tmp_path, seed)
+    _play_until(table, at)
+    settling = [False]
+    table.core.wait.settling = lambda handled_seq: settling[0]
+    seat = table.truth.state.current_player
+    while True:  # the rest of the turn; its last change is still settling in the HAL
+        action = table.truth.choose()
+        motions = table.truth.apply(action)
+        last = table.truth.state.current_player != seat
+        table.seeing = not last
+        settling[0] = last
+        for step, _ in table.truth.steps(motions):
+            table.truth.perform(step)
+        if last:
+            break
+    answered = len(table.replies)
+    table.end_turn(seat)
+    assert len(table.replies) == answered, "the end of turn waits while the table settles"
+    table.core.handle(CommandInput("status", b"{}", table.replies.append))
+    assert len(table.replies) == answered + 1 and "state" in table.replies[-1]["data"], "status does not wait"
+    settling[0], table.seeing = False, True
+    table.core.handle(SnapshotInput(Snapshot(10_000, table.backend.readings())))
+    assert len(table.replies) == answered + 2 and table.replies[-1]["status"] == "ok", table.replies[-1:]
+    assert table.replies[-1]["data"]["accepted"][-1]["notation"] == "pass"
+    assert table.state().fingerprint() == table.truth.state.fingerprint()
+
+
+def test_an_end_of_turn_waits_for_a_settling_table_at_most_a_few_seconds(tmp_path):
+    seed, at = _first_seed(lambda loads: True)
+    table = Table(tmp_path, seed)
+    _play_until(table, at)
+    now = [0.0]
+    table.core.clock = lambda: now[0]
+    table.core.wait.settling = lambda handled_seq: True  # a sensor that never settles (and is not noisy yet)
+    table.end_turn(table.truth.state.current_player)
+    assert table.replies == []
+    now[0] = SETTLE_HOLD_S - 0.1
+    table.core.handle(Tick())
+    assert table.replies == []
+    now[0] = SETTLE_HOLD_S + 0.1
+    table.core.handle(Tick())
+    assert len(table.replies) == 1

@@ -173,6 +173,9 @@ class FakeTable:
     def stop(self) -> None:
         self.stopped = True
 
+    def settling(self, handled_seq: int) -> bool:
+        return False  # puts are reported at once
+
     def healthy(self) -> bool:
         return self.alive
 

@@ -60,6 +60,9 @@ class FakeTable:
     def stop(self) -> None:
         pass
 
+    def settling(self, handled_seq: int) -> bool:
+        return False  # puts are reported at once
+
     def healthy(self) -> bool:
         return True
 

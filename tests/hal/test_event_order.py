@@ -1,0 +1,111 @@
+"""The HAL reports in the order things happened: a button pressed right after a token was placed
+comes after the snapshot that shows the token (the end of a turn is judged on the whole turn)."""
+
+import yaml
+
+from hal.engine import TableEngine
+from hal.inputs import Confirmed, Edge, Readings, Ready
+from hal.momentary import MomentarySettings
+from hal.settings import HalSettings
+from hal.stabiliser import StabiliserSettings
+from hal.wiring.loader import parse_wiring_map
+from rules.core.physical import MomentaryEvent, Snapshot
+
+WIRING = parse_wiring_map(yaml.safe_dump({
+    "format": 1,
+    "name": "order",
+    "devices": [{"id": "pi", "bus": "gpio"}],
+    "locations": [
+        {"id": "aureon.seat.button", "kind": "button", "fidelity": "presence",
+         "channel": {"device": "pi", "sensor": "button", "pin": "GPIO4"}},
+        {"id": "board.pool.t1", "kind": "slot", "fidelity": "presence",
+         "channel": {"device": "pi", "sensor": "switch", "pin": "GPIO27"}},
+    ],
+}), "order.yaml")
+SETTINGS = HalSettings(stabiliser=StabiliserSettings(quiet_window=0.15, agree_scans=1, max_unsettled=3.0),
+                       momentary=MomentarySettings(debounce=0.02, long_press=1.0))
+
+
+class Table:
+    """The engine on a hand-driven clock: one switch and one seat button on the Pi."""
+
+    def __init__(self) -> None:
+        self.engine = TableEngine(WIRING, SETTINGS)
+        self.t = 0.0
+        self.scan = 0
+        self.out: list[tuple[float, str]] = []
+        self.engine.handle(Ready("pi", True), 0.0)
+        self.switch(0)
+        self.run(0.5)
+        self.out.clear()
+
+    def switch(self, level: int) -> None:
+        self.scan += 1
+        self.engine.handle(Readings("pi", {"board.pool.t1": (level, self.scan)}), self.t)
+
+    def press(self) -> None:
+        self.engine.handle(Edge("pi", "aureon.seat.button", 1, self.t), self.t)
+        self.engine.handle(Edge("pi", "aureon.seat.button", 0, self.t + 0.05), self.t)
+
+    def run(self, seconds: float) -> None:
+        end = self.t + seconds
+        while self.t < end - 1e-9:
+            self.t = round(self.t + 0.01, 6)
+            self.scan += 1
+            self.engine.handle(Confirmed("pi", self.scan), self.t)
+            for item in self.engine.poll(self.t):
+                if isinstance(item, Snapshot):
+                    self.out.append((self.t, f"snapshot t1={item.readings['board.pool.t1']}"))
+                else:
+                    assert isinstance(item, MomentaryEvent)
+                    self.out.append((self.t, item.kind))
+
+    def kinds(self) -> list[str]:
+        return [what for _, what in self.out]
+
+
+def test_a_press_just_after_a_change_comes_after_its_snapshot():
+    table = Table()
+    table.switch(1)  # the last token of the turn goes down
+    table.run(0.03)
+    table.press()  # 30 ms later: end of turn, long before the 150 ms quiet window is over
+    table.run(0.5)
+    assert table.kinds() == ["snapshot t1=1", "press"]
+    assert table.out[0][0] == table.out[1][0]  # released as soon as the snapshot is out, not later
+
+
+def test_a_press_before_a_change_is_not_held():
+    table = Table()
+    table.press()
+    table.run(0.03)  # debounced: reported
+    table.switch(1)
+    table.run(0.5)
+    assert table.kinds() == ["press", "snapshot t1=1"]
+
+
+def test_a_hand_passing_over_releases_the_press_without_a_snapshot():
+    table = Table()
+    table.switch(1)
+    table.run(0.03)
+    table.press()
+    table.run(0.01)
+    table.switch(0)  # the hand leaves the table as it was: nothing to report
+    table.run(0.5)
+    assert table.kinds() == ["press"]
+    assert table.out[0][0] < 0.5 + 0.2  # released once the change went away (not after max_unsettled)
+
+
+def test_a_sensor_that_never_settles_holds_the_press_at_most_max_unsettled():
+    table = Table()
+    level = 1
+    table.switch(level)
+    table.run(0.03)
+    table.press()
+    pressed_at = table.t
+    for _ in range(500):  # a flickering contact, every 20 ms for 10 s
+        level = 1 - level
+        table.switch(level)
+        table.run(0.02)
+    presses = [t for t, what in table.out if what == "press"]
+    assert len(presses) == 1
+    assert presses[0] - pressed_at <= SETTINGS.stabiliser.max_unsettled + 0.02
