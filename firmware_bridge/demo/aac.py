@@ -161,7 +161,9 @@ class AacDemo:
             actions = option.get("actions") or []
             if actions and actions[0] is not None:
                 options.append((option["key"], self.game.action_from_json(actions[0])))
-        key = self.truth.answer(str(prompt.get("context", "")), options, self.memory) or prompt["options"][0]["key"]
+        outcomes = {str(o.get("key")): str(o.get("outcome", "")) for o in prompt.get("options") or []}
+        key = (self.truth.answer(str(prompt.get("context", "")), options, self.memory, outcomes)
+               or prompt["options"][0]["key"])
         self.tally.prompts += 1
         response = self.stack.request("answer", {"prompt": prompt["id"], "key": key})
         if response.get("status") != "ok":

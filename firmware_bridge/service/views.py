@@ -76,6 +76,8 @@ def prompt_json(prompt: Prompt, state: State, lang: str, game: Game | None = Non
         option: dict[str, Any] = {"key": o.key, "label": o.label.render(lang)}
         if game is not None and o.actions:
             option["actions"] = [_action_or_none(game, a) for a in o.actions]
+        if o.outcome:
+            option["outcome"] = o.outcome
         options.append(option)
     return {"id": prompt.id, "seat": prompt.player, "name": seat_name(state, prompt.player),
             "question": prompt.question.render(lang), "context": prompt.context, "options": options}

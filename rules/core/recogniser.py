@@ -116,6 +116,8 @@ class Settings:
     max_asking: int = 96  # explanations kept while a question the table cannot answer is open
     vanish_budget: int = 300  # states expanded, at a table with unsensed places, to explain tokens only missing
     max_between: int = 6  # decisions of one position kept as moves in progress (more: the position itself)
+    through_depth: int = 3  # decisions after an answer that may lead to where another option went ("_through")
+    through_budget: int = 600  # states expanded to find them, per explanation the answer rules out
     quiet_depth: int = 3  # levels searched further, past the alternatives, through decisions the table cannot see
     turn_snapshots: int = 400  # snapshots of the current turn kept as evidence when it is re-explained
 
@@ -227,6 +229,7 @@ class Recogniser:
         self._prompt_extra = []
         self._decided.append((self._prompt_prefix, option.actions[0], others))
         chosen = [h for h in before if self._agrees(h)]
+        chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others)
         self._prompt = None
         self._hyps = chosen or self._hyps[:1]
         observed = self._observed
@@ -908,7 +911,7 @@ class Recogniser:
             if first is None:
                 first, player = state, h.path[at][0]
             options.append(PromptOption(str(len(options) + 1), Msg("{move}", move=self.game.format(action, state)),
-                                        (action,)))
+                                        (action,), digest(self._state_key(h.state))))
         if first is None:
             first = self._state_at(hyps[0], index)
             player = first.current_player
@@ -985,6 +988,63 @@ class Recogniser:
                 out.append((alt, other, at))
                 self._prompt_extra.append(other)
         return out
+
+    def _answered_through(self, before: list[Hypothesis], chosen: list[Hypothesis], n: int, choice: Action,
+                          others: frozenset[Action]) -> list[Hypothesis]:
+        """The answered decision may lead where another option's explanation went: "activate" and then
+        no move ends where "exhaust" does, and only one of two explanations that end in the same position
+        is kept (the shorter). For each explanation the answer rules out, the line through the answer to
+        its position, if a few more decisions get there; else the answer would leave only explanations
+        with something the table cannot show (a teleport in place that turned the character)."""
+        kept = {self._key(h.state) for h in chosen}
+        found: list[Hypothesis] = []
+        for h in before:
+            if h in chosen:
+                continue
+            at = next((i for i in range(n, len(h.path)) if h.path[i][1] in others), None)
+            if at is None or any(a == choice for _, a in h.path[n:at]):
+                continue
+            line = self._through(h, at, choice)
+            if line is not None and self._key(line.state) not in kept:
+                kept.add(self._key(line.state))
+                found.append(line)
+        return found
+
+    def _through(self, h: Hypothesis, at: int, alt: Action) -> Hypothesis | None:
+        """``h`` with ``alt`` in place of its decision at ``at``, then the fewest decisions (at most
+        ``Settings.through_depth``) that reach the position ``h``'s decision reached; None if none do."""
+        start = self._state_at(h, at)
+        target = start.clone()
+        target.apply(h.path[at][1])
+        goal = self._state_key(target)
+        first = start.clone()
+        try:
+            first.apply(alt)
+        except IllegalAction:
+            return None
+        level: list[tuple[State, tuple[tuple[int, Action], ...]]] = [
+            (first, ((_who(start, start.current_player, alt), alt),))]
+        expansions = 0
+        for _ in range(self.settings.through_depth + 1):
+            nxt: list[tuple[State, tuple[tuple[int, Action], ...]]] = []
+            for state, steps in level:
+                if self._state_key(state) == goal:
+                    path = (*h.path[:at], *steps, *h.path[at + 1:])
+                    end = state.clone()
+                    for _, action in h.path[at + 1:]:
+                        end.apply(action)
+                    return Hypothesis(path, end, h.seen)
+                if state.is_terminal() or len(steps) > self.settings.through_depth:
+                    continue
+                for action in state.legal_actions():
+                    if expansions >= self.settings.through_budget:
+                        return None
+                    expansions += 1
+                    kid = state.clone()
+                    kid.apply(action)
+                    nxt.append((kid, (*steps, (_who(state, state.current_player, action), action))))
+            level = nxt
+        return None
 
     def _substituted(self, h: Hypothesis, at: int, alt: Action, state: State) -> Hypothesis | None:
         """``h`` with its decision at ``at`` (taken at ``state``) replaced by ``alt``; None if then illegal."""

@@ -30,6 +30,9 @@ class PromptOption:
     key: str  # stable key used to answer ("1", "energy", "benefit", a space id, ...)
     label: Msg
     actions: tuple[Action, ...]  # the decision(s) this answer stands for
+    # the position the game is in if this is the answer (digest, as ``Prompt.context``; "" if not known):
+    # a script that knows what was done matches it when it did something else to the same effect
+    outcome: str = ""
 
 
 @dataclass(frozen=True)

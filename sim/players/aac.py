@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from rules.aac.physical import groups, location_specs, project, render
 from rules.aac.state import AacState
@@ -167,17 +167,23 @@ class AacTruth:
                 return True
         return False
 
-    def answer(self, context: str, options: list[tuple[str, Action]], memory: PromptMemory | None = None
-               ) -> str | None:
+    def answer(self, context: str, options: list[tuple[str, Action]], memory: PromptMemory | None = None,
+               outcomes: Mapping[str, str] | None = None) -> str | None:
         """The option a player picks for a prompt about the position ``context``: what they really did.
 
         The position is found by its digest; failing that (the controller reached the same table by an
-        equivalent path, so its position differs in what the table does not show), the player recalls
-        the decisions the controller has not accepted yet (``memory``), and last their latest decision
-        among the options."""
+        equivalent path, so its position differs in what the table does not show), the option whose
+        outcome (``outcomes``: key -> digest) is the game as it really stands (a player who moved the
+        pillar track, asked which way their character turned, says "as it was"); then the player
+        recalls the decisions the controller has not accepted yet (``memory``), and last their latest
+        decision among the options."""
         taken = self.seen.get(context)
         for key, action in options:
             if action == taken:
+                return key
+        now = digest(self.state)
+        for key, _ in options:
+            if outcomes and outcomes.get(key) == now:
                 return key
         known = self.outcomes.get(context)
         if known is not None:

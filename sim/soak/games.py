@@ -115,7 +115,8 @@ class TableGame:
             if not verdict.prompts:
                 break
             prompt = verdict.prompts[0]
-            key = self.truth.answer(prompt.context, [(o.key, o.actions[0]) for o in prompt.options], self.memory)
+            key = self.truth.answer(prompt.context, [(o.key, o.actions[0]) for o in prompt.options], self.memory,
+                                    {o.key: o.outcome for o in prompt.options})
             self.totals.prompts += 1
             verdict = self.recogniser.answer(prompt.id, key or prompt.options[0].key)
             self.verdict = verdict

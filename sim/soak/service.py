@@ -692,7 +692,9 @@ class ServiceGame:
             actions = option.get("actions") or []
             if actions and actions[0] is not None:
                 options.append((option["key"], self.game.action_from_json(actions[0])))
-        key = self.truth.answer(str(prompt.get("context", "")), options, self.memory) or prompt["options"][0]["key"]
+        outcomes = {str(o.get("key")): str(o.get("outcome", "")) for o in prompt.get("options") or []}
+        key = (self.truth.answer(str(prompt.get("context", "")), options, self.memory, outcomes)
+               or prompt["options"][0]["key"])
         self.result.prompts += 1
         self.ask("answer", {"prompt": prompt["id"], "key": key})
         return self.status()

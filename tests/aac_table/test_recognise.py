@@ -383,3 +383,20 @@ def test_a_count_that_rose_for_a_moment_does_not_bind_the_turn_when_it_is_re_exp
     _play_turns(game, 2)
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
+def test_activating_and_moving_nothing_is_told_apart_from_a_teleport_in_place():
+    """MONUMENT SECTION COMPLETION (p. 18): "exhaust or optionally activate" each energy in the section.
+    Freyith activated her Rose, chose to move the Pillar and moved nothing: the same position as
+    exhausting it, so only the shorter explanation was kept. Her other one, a teleport to the space she
+    stood on, turning her character (Freyith II, p. 31: the table cannot show a facing), then was the only
+    explanation with "activate"; the answer "activate" committed it and a later turn was refused (identity
+    soak, seed 5000, game 5059). The answer now keeps the lines through it to every position it can reach
+    (activate, then decline), and the player who moved nothing names the option that leaves all as it is."""
+    game, _ = _from_saved("teleport_in_place.json", 5, 5059)
+    asked = _questions(game)
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    teleports = [options for _, options in asked if options and options[0].kind == "ability"]
+    assert teleports, "asked which way the character faces, which the table cannot show"
