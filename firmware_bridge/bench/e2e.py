@@ -22,9 +22,9 @@ Per manipulation that changes what the sensors read (an *event*) we record:
 
 Correlation is by order, not by time (the child's probe does the same): a probe
 publisher sits just before the MQTT adapter in the core's publisher list and
-numbers every state/event message the core publishes; the subscriber numbers what it receives on the same topics
-(retained replays excluded), so the first message of snapshot *k* is a known
-index, checked by topic. A snapshot whose verdict changes nothing that is
+numbers every state/event message the core publishes; the subscriber numbers
+what it receives on the same topics (retained replays excluded), so the first
+message of snapshot *k* is a known index, checked by topic. A snapshot whose verdict changes nothing that is
 published (a token lifted while a move is still incomplete, with the state
 document unchanged) has no message to wait for: it is counted as ``silent``.
 
