@@ -1,10 +1,13 @@
 """End-to-end latency: a sensor change at the simulated table's serial link -> the verdict on a real broker.
 
-The whole ``aetherlink demo`` stack runs in this process: simulated players play
-An Age Contrived on the simulated table, whose virtual microcontrollers talk to
-the real HAL over ptys with pyserial; the service (recogniser, engine, journal,
-LEDs) publishes to a real broker; a paho-mqtt subscriber in this process
-timestamps what arrives. Every time is ``time.monotonic()`` in this process.
+Simulated players play An Age Contrived on the simulated table, whose virtual
+microcontrollers talk to the real HAL over ptys with pyserial; the service (HAL,
+recogniser, engine, journal, LEDs) publishes to a real broker; a paho-mqtt
+subscriber in this process timestamps what arrives. The service runs either as
+its own process, as deployed (``e2e_process``: its opt-in timing probe reports
+the service's stamps), or in this one with everything else (``InProcessGame``,
+``--in-process``: one GIL for all). Every time is ``time.monotonic()``, which is
+system-wide on Linux, so the two processes' stamps compare.
 
 Per manipulation that changes what the sensors read (an *event*) we record:
 
@@ -17,11 +20,11 @@ Per manipulation that changes what the sensors read (an *event*) we record:
 - ``first_publish``: the core handed its first message for it to the MQTT client;
 - ``received``: our subscriber received that message from the broker.
 
-Correlation is by order, not by time: a probe publisher sits just before the MQTT
-adapter in the core's publisher list and numbers every state/event message the
-core publishes; the subscriber numbers what it receives on the same topics
-(retained replays excluded), so the first message of snapshot *k* is a known
-index, checked by topic. A snapshot whose verdict changes nothing that is
+Correlation is by order, not by time (the child's probe does the same): a probe
+publisher sits just before the MQTT adapter in the core's publisher list and
+numbers every state/event message the core publishes; the subscriber numbers
+what it receives on the same topics (retained replays excluded), so the first
+message of snapshot *k* is a known index, checked by topic. A snapshot whose verdict changes nothing that is
 published (a token lifted while a move is still incomplete, with the state
 document unchanged) has no message to wait for: it is counted as ``silent``.
 
@@ -41,7 +44,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -146,6 +150,7 @@ class Record:
     first_index: int = -1  # the probe's number of the first message published while handling it
     published: int = 0
     handled: bool = False
+    first_topic: str = ""  # the topic suffix of that first message ("state", "event/move", ...)
 
 
 class Probe:
@@ -224,6 +229,7 @@ class Recorder:
                         rec.first_publish = probe.first_at
                         rec.first_index = first_index
                         rec.published = len(probe.kinds) - first_index
+                        rec.first_topic = probe.kinds[first_index] if rec.published else ""
                         rec.handled = True
                         self._cond.notify_all()
 
@@ -338,23 +344,56 @@ class Results:
     games: list[dict[str, Any]] = field(default_factory=list)
 
 
-class MeasuredGame(AacDemo):
-    """``aetherlink demo``'s AAC players, measuring each manipulation before making the next."""
+class Records(Protocol):
+    """Where the service's side of each measurement comes from: ``Recorder`` here, ``ProbeLog`` from a child."""
 
-    def __init__(self, settings: StackSettings, *, illegal: int, hal: HalSettings, recorder: Recorder,
-                 results: Results, target: int):
+    @property
+    def mark(self) -> int: ...
+
+    def since(self, mark: int) -> list[Key]: ...
+
+    def wait_released(self, mark: int, kind: str, count: int, timeout: float) -> bool: ...
+
+    def wait_handled(self, key: Key, timeout: float) -> Record | None: ...
+
+
+class MeasuredGame(AacDemo):
+    """``aetherlink demo``'s AAC players, measuring each manipulation before making the next.
+
+    Subclasses say where the service runs: ``make_stack``, ``prepare`` (once it is up) and
+    ``published_total`` (how many state/event messages it has published, once it is calm)."""
+
+    def __init__(self, settings: StackSettings, *, illegal: int, records: Records, results: Results, target: int):
         super().__init__(settings, pace=Pace(0.0), illegal=illegal, publishers=[], say=lambda line: None)
-        self.recorder = recorder
+        self.records = records
         self.results = results
         self.target = target
-        self.hal = hal
         self.subscriber: Subscriber | None = None
         self.offset = 0  # probe numbers minus subscriber numbers for the same message
         self._changed_at: float | None = None
         self._levels = 0
         self._mark = 0
         self.truth.table.subscribe(self._on_table_change)  # before the sensors: stamps come first
-        self.stack = TimedStack(settings, self.truth.table, [], self.stack.wiring, hal, recorder)
+        self.stack = self.make_stack()
+
+    def make_stack(self) -> DemoStack:
+        raise NotImplementedError
+
+    def prepare(self, stack: DemoStack) -> None:
+        """The service is up, before anything is measured."""
+
+    def published_total(self) -> int:
+        raise NotImplementedError
+
+    def service_figures(self) -> dict[str, Any]:
+        """What the game's result says about the service (its exit status, when it is a process)."""
+        return {}
+
+    def broker_and_topics(self) -> tuple[tuple[str, int], Topics]:
+        stack = self.stack
+        assert stack.config is not None
+        m = stack.config.mqtt
+        return stack.broker_address, Topics(m.base_topic, stack.config.board.id, m.discovery_prefix)
 
     def _on_table_change(self, change: TableChange) -> None:
         now = time.monotonic()
@@ -363,16 +402,12 @@ class MeasuredGame(AacDemo):
         self._levels += len(change.levels)
 
     def on_ready(self, stack: DemoStack) -> None:
-        assert stack.service is not None and stack.service.core is not None and stack.config is not None
-        self.recorder.wrap_core(stack.service.core)
-        m = stack.config.mqtt
-        host, port = stack.broker_address
-        self.subscriber = Subscriber(host, port, Topics(m.base_topic, stack.config.board.id, m.discovery_prefix))
+        self.prepare(stack)
+        (host, port), topics = self.broker_and_topics()
+        self.subscriber = Subscriber(host, port, topics)
         self.subscriber.start()
-        stack.barrier()
-        self.subscriber.wait_quiet()
-        self.offset = len(self.recorder.probe.kinds) - self.subscriber.count
-        self._mark = self.recorder.mark
+        self._rebase()
+        self._mark = self.records.mark
         self._changed_at = None
         self._levels = 0
 
@@ -395,7 +430,7 @@ class MeasuredGame(AacDemo):
                 self._measure_snapshot(changed_at)
         if levels:
             self._measure_events(levels)
-        self._mark = self.recorder.mark
+        self._mark = self.records.mark
         if len(self.results.snapshots) >= self.target:
             raise Enough
 
@@ -403,15 +438,15 @@ class MeasuredGame(AacDemo):
         """The seat button is on the Pi's GPIO, not the serial link: not measured, and not left pending."""
         super()._end_turn(seat)
         self._changed_at, self._levels = None, 0
-        self._mark = self.recorder.mark
+        self._mark = self.records.mark
 
     def _measure_snapshot(self, injected: float) -> None:
-        keys = [k for k in self.recorder.since(self._mark) if k[0] == "snapshot"]
+        keys = [k for k in self.records.since(self._mark) if k[0] == "snapshot"]
         if not keys:  # the readings did not change after all (a token put back where it was)
             return
         if len(keys) > 1:
             self.results.merged += 1
-        rec = self.recorder.wait_handled(keys[-1], WAIT_S)
+        rec = self.records.wait_handled(keys[-1], WAIT_S)
         if rec is None:
             self._unmatched("not handled")
             return
@@ -426,13 +461,13 @@ class MeasuredGame(AacDemo):
     def _measure_events(self, levels: int) -> None:
         """Slider pulls/releases: one HAL event per level change, measured from its release by the HAL."""
         mark = self._mark
-        if not self.recorder.wait_released(mark, "event", levels, WAIT_S):
+        if not self.records.wait_released(mark, "event", levels, WAIT_S):
             self.results.missed += 1
             self.results.events_missed += 1
             return
         self.results.events_seen += levels
-        for key in [k for k in self.recorder.since(mark) if k[0] == "event"]:
-            rec = self.recorder.wait_handled(key, WAIT_S)
+        for key in [k for k in self.records.since(mark) if k[0] == "event"]:
+            rec = self.records.wait_handled(key, WAIT_S)
             if rec is None:
                 self._unmatched("event not handled")
             elif rec.published:
@@ -446,13 +481,15 @@ class MeasuredGame(AacDemo):
         sub = self.subscriber
         assert sub is not None and rec.first_publish is not None
         index = rec.first_index - self.offset
-        expected = self.recorder.probe.kinds[rec.first_index]
+        if index < 0:
+            self._unmatched("before the count")
+            return None
         if not sub.wait_count(index + 1, WAIT_S):
             self._unmatched("timeout")
             return None
         received, topic = sub.arrivals[index]
-        if topic != expected or received < rec.core_start:
-            self._unmatched("topic" if topic != expected else "early")
+        if topic != rec.first_topic or received < rec.core_start:
+            self._unmatched("topic" if topic != rec.first_topic else "early")
             return None
         self.results.first_topics[topic] = self.results.first_topics.get(topic, 0) + 1
         return Sample(injected, rec.released, rec.core_start, rec.core_end, rec.first_publish, received, topic)
@@ -463,10 +500,33 @@ class MeasuredGame(AacDemo):
         self._rebase()
 
     def _rebase(self) -> None:
-        """Lost the numbering (a message missing on one side): wait for calm and count afresh."""
+        """Count afresh once calm: the probe's number of what was published minus the subscriber's."""
         assert self.subscriber is not None
+        total = self.published_total()
         self.subscriber.wait_quiet()
-        self.offset = len(self.recorder.probe.kinds) - self.subscriber.count
+        self.offset = total - self.subscriber.count
+
+
+class InProcessGame(MeasuredGame):
+    """The whole stack in this process: the HAL's output and the core are wrapped (``Recorder``)."""
+
+    def __init__(self, settings: StackSettings, *, illegal: int, hal: HalSettings, recorder: Recorder,
+                 results: Results, target: int):
+        self.recorder = recorder
+        self.hal = hal
+        super().__init__(settings, illegal=illegal, records=recorder, results=results, target=target)
+
+    def make_stack(self) -> DemoStack:
+        return TimedStack(self.settings, self.truth.table, [], self.stack.wiring, self.hal, self.recorder)
+
+    def prepare(self, stack: DemoStack) -> None:
+        assert stack.service is not None and stack.service.core is not None
+        self.recorder.wrap_core(stack.service.core)
+
+    def published_total(self) -> int:
+        """After a ``status`` round trip, so that everything published before its response is counted."""
+        self.stack.barrier()
+        return len(self.recorder.probe.kinds)
 
 
 # -- the whole benchmark -----------------------------------------------------------------------------------
@@ -481,6 +541,7 @@ class E2ESettings:
     mqtt_url: str | None = None
     illegal: int = 3
     profile: bool = False
+    service: str = "process"  # "process": ``aetherlink run`` as a child, as deployed; "in-process": all in one
 
 
 def hal_settings(quiet_ms: float | None) -> HalSettings:
@@ -491,17 +552,27 @@ def hal_settings(quiet_ms: float | None) -> HalSettings:
 
 
 def run(settings: E2ESettings, broker_url: str,
-        say: Callable[[str], None] = lambda s: None) -> tuple[Results, Recorder]:
-    """Play games (seeds ``seed``, ``seed + 1``, ...) until ``events`` snapshot latencies are measured."""
+        say: Callable[[str], None] = lambda s: None) -> tuple[Results, Recorder | None]:
+    """Play games (seeds ``seed``, ``seed + 1``, ...) until ``events`` snapshot latencies are measured.
+
+    The service runs in its own process (``settings.service == "process"``) or in this one; the
+    ``Recorder`` of an in-process run (with its profiler) is returned too."""
     hal = hal_settings(settings.quiet_ms)
-    recorder = Recorder(profile=settings.profile)
+    recorder = Recorder(profile=settings.profile) if settings.service == "in-process" else None
     results = Results()
     game_seed = settings.seed
     while len(results.snapshots) < settings.events:
         stack_settings = StackSettings(game="aac", players=settings.players, seed=game_seed,
                                        transport="serial", mqtt_url=broker_url, board="bench")
-        game = MeasuredGame(stack_settings, illegal=settings.illegal, hal=hal, recorder=recorder,
-                            results=results, target=settings.events)
+        game: MeasuredGame
+        if recorder is not None:
+            game = InProcessGame(stack_settings, illegal=settings.illegal, hal=hal, recorder=recorder,
+                                 results=results, target=settings.events)
+        else:
+            from firmware_bridge.bench.e2e_process import ProcessGame
+
+            game = ProcessGame(stack_settings, illegal=settings.illegal, broker=broker_address(broker_url),
+                               quiet_ms=quiet_ms_of(hal), results=results, target=settings.events)
         before = len(results.snapshots)
         try:
             summary = game.play()
@@ -511,13 +582,29 @@ def run(settings: E2ESettings, broker_url: str,
             finished = False
         results.games.append({"seed": game_seed, "finished": finished, "decisions": summary.get("decisions"),
                               "events": len(results.snapshots) - before,
-                              "false_rejections": game.tally.false_rejections, "desyncs": game.tally.desyncs})
+                              "false_rejections": game.tally.false_rejections, "desyncs": game.tally.desyncs,
+                              **game.service_figures()})
         say(f"game seed {game_seed}: {len(results.snapshots) - before} events measured "
             f"({len(results.snapshots)}/{settings.events})")
         if len(results.snapshots) == before:
             raise RuntimeError("a whole game gave no measurable event; is the broker reachable?")
         game_seed += 1
     return results, recorder
+
+
+def broker_address(url: str) -> tuple[str, int]:
+    parts = urlsplit(url if "://" in url else f"mqtt://{url}")
+    if not parts.hostname:
+        raise ValueError(f"not a broker URL: {url!r}")
+    return parts.hostname, parts.port or 1883
+
+
+def quiet_ms_of(hal: HalSettings) -> int:
+    """The quiet window as ``hal.quiet_ms`` of a configuration (whole milliseconds)."""
+    quiet_ms = hal.stabiliser.quiet_window * 1000
+    if abs(quiet_ms - round(quiet_ms)) > 1e-9:
+        raise ValueError(f"the service's hal.quiet_ms is whole milliseconds, not {quiet_ms:g}")
+    return round(quiet_ms)
 
 
 def figures(results: Results, quiet_window: float) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """``aetherlink bench e2e``: a sensor change at the serial link -> the verdict received from a real broker.
 
 Simulated players play An Age Contrived at the simulated table (virtual
-microcontrollers on ptys, the real HAL, recogniser, engine, journal, MQTT);
-a paho-mqtt subscriber in the same process timestamps the first published
-message that reflects each change. The stabiliser's quiet window is reported
+microcontrollers on ptys); the service (the real HAL, recogniser, engine,
+journal, MQTT) runs as its own process, as deployed (``--in-process``: in this
+one, sharing its GIL with the simulator); a paho-mqtt subscriber here
+timestamps the first published message that reflects each change. The stabiliser's quiet window is reported
 (``quiet_window_ms``) and excluded: latencies run from the moment the HAL's
 stabiliser releases the snapshot (see ``firmware_bridge/bench/e2e.py`` and
 ``docs/performance.md``). Target: p99 < 15 ms on a 2-core machine.
@@ -30,22 +31,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the stabiliser's quiet window (default: the simulated tables' 12 ms)")
     parser.add_argument("--illegal", type=int, default=3, metavar="N",
                         help="illegal moves made (and put right) per game, as in the demo (default 3)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--service-process", dest="service", action="store_const", const="process",
+                       help="the service runs as its own process (aetherlink run), as deployed (the default)")
+    where.add_argument("--in-process", dest="service", action="store_const", const="in-process",
+                       help="the whole stack in this process, sharing one GIL with the simulator")
+    parser.set_defaults(service="process")
     parser.add_argument("--profile", action="store_true",
-                        help="profile the service's core thread with pyinstrument (printed to stderr; "
-                             "it slows the core down, so the latencies of such a run are not the figures)")
+                        help="with --in-process: profile the service's core thread with pyinstrument (printed to "
+                             "stderr; it slows the core down, so the latencies of such a run are not the figures)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON (last line)")
 
 
 def run(args: argparse.Namespace) -> int:
     from firmware_bridge.bench import e2e
     from firmware_bridge.bench.broker import BenchBroker, BenchBrokerError
+    from firmware_bridge.demo.stack import DemoError
+    from firmware_bridge.demo.watcher import WatchError
 
     if args.events < 1:
         print("aetherlink: --events must be at least 1", file=sys.stderr)
         return 2
+    if args.profile and args.service != "in-process":
+        print("aetherlink: --profile needs --in-process (the profiler runs in the core's own process)",
+              file=sys.stderr)
+        return 2
     settings = e2e.E2ESettings(events=args.events, seed=args.seed, players=args.players, quiet_ms=args.quiet_ms,
-                               mqtt_url=args.mqtt_url, illegal=args.illegal, profile=args.profile)
-    quiet = e2e.hal_settings(args.quiet_ms).stabiliser.quiet_window
+                               mqtt_url=args.mqtt_url, illegal=args.illegal, profile=args.profile,
+                               service=args.service)
+    hal = e2e.hal_settings(args.quiet_ms)
+    quiet = hal.stabiliser.quiet_window
+    if args.service == "process":
+        try:
+            e2e.quiet_ms_of(hal)
+        except ValueError as exc:
+            print(f"aetherlink: --quiet-ms: {exc}", file=sys.stderr)
+            return 2
     say = (lambda line: print(line, file=sys.stderr, flush=True)) if args.json else print
     started = time.monotonic()
     load_before = os.getloadavg()
@@ -55,8 +76,12 @@ def run(args: argparse.Namespace) -> int:
     except BenchBrokerError as exc:
         print(f"aetherlink: {exc}", file=sys.stderr)
         return 69
+    except (DemoError, WatchError) as exc:
+        print(f"aetherlink: {exc}", file=sys.stderr)
+        return 1
     result = {
         **e2e.figures(results, quiet),
+        "service": args.service,
         "quiet_window_ms": round(quiet * 1000, 3),
         "transport": "serial",
         "broker": broker.kind,
@@ -70,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         "loadavg_after": [round(x, 2) for x in os.getloadavg()],
         "wall_seconds": round(time.monotonic() - started, 1),
     }
-    if recorder.profiler is not None:
+    if recorder is not None and recorder.profiler is not None:
         print(recorder.profiler.output_text(unicode=False, color=False, show_all=False), file=sys.stderr)
     if args.json:
         print(json.dumps(result), flush=True)

@@ -77,8 +77,13 @@ def _run(args: argparse.Namespace) -> int:
                 from firmware_bridge.service import recognition
 
                 recognition.install(choice.config)  # sensed table: moves come from the recogniser
+            from firmware_bridge.service import timing_probe
+
+            probe = timing_probe.from_environ(choice.config)  # None unless a benchmark asks for it
             service = Service(choice.config)
             service.start()
+            if probe is not None:
+                probe.attach(service.core)
         except ConfigError as exc:
             print(f"aetherlink: {exc}", file=sys.stderr)
             return EX_CONFIG

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.fixtures.mosquitto import Mosquitto, mosquitto  # noqa: F401  (pytest fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,9 +26,11 @@ def bench(*args: str, timeout: float = 180) -> dict[str, Any]:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def test_bench_e2e_measures_the_requested_events_on_a_real_broker(mosquitto: Mosquitto):  # noqa: F811
-    result = bench("e2e", "--events", "100", "--players", "2", "--seed", "3",
+@pytest.mark.parametrize("where", ["--service-process", "--in-process"])
+def test_bench_e2e_measures_the_requested_events_on_a_real_broker(mosquitto: Mosquitto, where: str):  # noqa: F811
+    result = bench("e2e", where, "--events", "100", "--players", "2", "--seed", "3",
                    "--mqtt-url", f"mqtt://{mosquitto.host}:{mosquitto.port}")
+    assert result["service"] == where.removeprefix("--").removeprefix("service-")
     for key in ("p50_ms", "p99_ms", "max_ms", "events", "quiet_window_ms", "transport", "broker", "wall_seconds"):
         assert key in result, key
     assert result["events"] == 100
@@ -39,6 +43,18 @@ def test_bench_e2e_measures_the_requested_events_on_a_real_broker(mosquitto: Mos
     assert result["unmatched"] == 0
     assert sum(result["first_message_topics"].values()) == 100
     assert all(g["false_rejections"] == 0 for g in result["games"])
+    stages = result["stages"]
+    assert all(stages[name]["n"] == 100 for name in ("link_and_stabiliser_minus_quiet", "hal_to_core_queue",
+                                                     "core_to_first_publish", "first_publish_to_received"))
+    assert stages["hal_to_core_queue"]["p50_ms"] >= 0 and stages["first_publish_to_received"]["p50_ms"] >= 0
+    if where == "--service-process":  # the child's own figures: it stopped cleanly, its probe lines all read
+        assert all(g["service_exit_code"] == 0 and g["probe_bad_lines"] == 0 for g in result["games"])
+
+
+def test_bench_e2e_refuses_to_profile_a_service_in_another_process():
+    proc = subprocess.run([sys.executable, "-m", "firmware_bridge", "bench", "e2e", "--profile", "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--in-process" in proc.stderr
 
 
 def test_bench_footprint_reads_the_service_process_memory_and_ready_time(mosquitto: Mosquitto):  # noqa: F811

@@ -50,7 +50,7 @@ def test_the_releaser_trims_only_when_idle_long_enough(monkeypatch):
 
 
 def test_deploy_unit_runs_python_objects_in_the_trimmable_heap():
-    from firmware_bridge.bench.footprint import unit_environment
+    from firmware_bridge.bench.service_process import unit_environment
 
     assert unit_environment()["PYTHONMALLOC"] == "malloc"
 
