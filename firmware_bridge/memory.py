@@ -46,8 +46,9 @@ def collection_deferred() -> Iterator[None]:
     cached positions: in a 3-player AAC game that was about a sixth of the recognition time.
     Game states form no reference cycles, so reference counting frees them at once either way
     (300 decisions left about a thousand objects in cycles, mostly refused-move tracebacks).
-    Only the handling of one input is covered, not the process: other threads (the MQTT
-    client's) and code that leans on the collector to close sockets keep their usual timing.
+    Only the handling of one input is covered, not the whole run: the collector is off for the
+    whole process meanwhile (``gc.disable`` is process-wide, so other threads' cycles wait too),
+    and it is on again between inputs, when the core is idle.
     """
     was_enabled = gc.isenabled()
     gc.disable()
