@@ -38,8 +38,9 @@ class Backend(Protocol):
 
     def status(self) -> BackendStatus: ...
 
-    def settling(self, handled_seq: int) -> bool:
-        """A change not yet seen by a consumer that handled snapshots up to ``handled_seq``."""
+    def settling(self, handled_seq: int, since: float) -> bool:
+        """A change not yet seen by a consumer that handled snapshots up to ``handled_seq``, or a source
+        not read since ``since`` (``time.monotonic()``)."""
         ...
 
 
@@ -100,11 +101,14 @@ class HalBackend:
             last_error=self.last_error,
         )
 
-    def settling(self, handled_seq: int) -> bool:
-        """A change is still settling, or a snapshot after ``handled_seq`` was reported (its consumer
-        has not handled it yet): what the service's end of turn waits for."""
+    def settling(self, handled_seq: int, since: float) -> bool:
+        """A change is still settling, a snapshot after ``handled_seq`` was reported (its consumer has not
+        handled it yet), or a source has not confirmed a scan since ``since`` (a change made just before
+        may still be on the wire): what the service's end of turn waits for."""
         with self._lock:
-            return self.engine.stabiliser.pending_since() is not None or self.engine.snapshot_seq > handled_seq
+            stabiliser = self.engine.stabiliser
+            return (stabiliser.pending_since() is not None or self.engine.snapshot_seq > handled_seq
+                    or not stabiliser.read_since(since))
 
     def pump(self, now: float | None = None) -> None:
         """Process every queued input and report what is due at ``now`` (the worker does this in a loop)."""

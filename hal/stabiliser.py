@@ -113,6 +113,10 @@ class Stabiliser:
                   if state.raw is not None and self.stable.get(location) != state.raw and location not in self.noisy]
         return min(starts) if starts else None
 
+    def read_since(self, t: float) -> bool:
+        """Has every source confirmed a scan learnt at ``t`` or later (all it sensed before is in)?"""
+        return all(self._ready.values()) and all(at >= t for at in self._confirmed_at.values())
+
     def next_deadline(self) -> float | None:
         """When a time-based condition next changes (None: only new input can change anything)."""
         times: list[float] = []

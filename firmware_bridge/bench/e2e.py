@@ -284,8 +284,8 @@ class TimedBackend:
     def status(self) -> Any:
         return self.inner.status()
 
-    def settling(self, handled_seq: int) -> bool:
-        return bool(self.inner.settling(handled_seq))
+    def settling(self, handled_seq: int, since: float) -> bool:
+        return bool(self.inner.settling(handled_seq, since))
 
 
 class TimedStack(DemoStack):

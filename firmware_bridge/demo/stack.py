@@ -95,8 +95,8 @@ class TappedTable:
     def healthy(self) -> bool:
         return self.inner.healthy()
 
-    def settling(self, handled_seq: int) -> bool:
-        return self.inner.settling(handled_seq)
+    def settling(self, handled_seq: int, since: float) -> bool:
+        return self.inner.settling(handled_seq, since)
 
     def wait_for(self, readings: Mapping[str, Reading], timeout: float) -> bool:
         with self._cond:

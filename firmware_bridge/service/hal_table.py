@@ -33,7 +33,7 @@ class HalBackend(Protocol):
 
     def status(self) -> Any: ...
 
-    def settling(self, handled_seq: int) -> bool: ...
+    def settling(self, handled_seq: int, since: float) -> bool: ...
 
 
 class HalTable:
@@ -52,8 +52,8 @@ class HalTable:
     def stop(self) -> None:
         self.backend.stop()
 
-    def settling(self, handled_seq: int) -> bool:
-        return self.backend.settling(handled_seq)
+    def settling(self, handled_seq: int, since: float) -> bool:
+        return self.backend.settling(handled_seq, since)
 
     def healthy(self) -> bool:
         """The HAL answers. Unplugged devices are reported in ``status``, not treated as a stall:

@@ -6,9 +6,11 @@ table:
 
 - after a start, before the HAL's first snapshot: moves made while the service was
   down are not read yet;
-- right after the turn's last change, while the HAL is still settling it: a player
-  (or an app) quicker than the quiet window. The HAL orders its own button events
-  after such a change; a command comes over MQTT and needs this wait.
+- right after the turn's last change, while the HAL is still settling it, or while
+  the reading is still on its way from a board: a player (or an app) quicker than
+  the quiet window. The HAL orders its own button events after such a change; a
+  command comes over MQTT and needs this wait (until every board has reported a
+  scan after the command came, and nothing is settling).
 
 The end of turn then waits, and so does every input after it (they were meant after
 it), but ``status``, which changes nothing. The wait is bounded: a table that is not
@@ -18,6 +20,7 @@ read in time does not stop the game.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,10 +32,12 @@ START_HOLD_S = 5.0  # how long inputs wait for the table to be read after a star
 SETTLE_HOLD_S = 4.0  # how long an end of turn waits for a change the HAL is settling (it reports within 3 s)
 POLL_S = 0.02  # how often the core looks again while something waits
 
-Settling = Callable[[int], bool]  # (seq of the last snapshot the core handled) -> a change it has not seen yet
+# (seq of the last snapshot the core handled, time.monotonic() of the end of turn) -> the table may have a change
+# the core has not seen yet (settling in the HAL, reported but not handled, or still on its way from a board)
+Settling = Callable[[int, float], bool]
 
 
-def never_settling(handled_seq: int) -> bool:
+def never_settling(handled_seq: int, since: float) -> bool:
     return False
 
 
@@ -46,6 +51,7 @@ class TableWait:
     table_read: bool = False  # the core has handled a snapshot since the start
     held: list[Input] = field(default_factory=list)
     _since: float = 0.0
+    _said_at: float = 0.0  # time.monotonic() when the held end of turn came (the HAL's clock)
     _reason: str = ""
     _start_over: bool = False  # the start's wait ended (read or timed out): it does not come back
 
@@ -63,7 +69,7 @@ class TableWait:
                 ends_turn or isinstance(item, EventInput)):
             self._begin(item, "start", "until the table is read")
             return True
-        if ends_turn and self.settling(handled_seq):
+        if ends_turn and self.settling(handled_seq, time.monotonic()):
             self._begin(item, "settle", "until the table's last change is read")
             return True
         return False
@@ -80,7 +86,7 @@ class TableWait:
             if not self.table_read:
                 log.warning("the table was not read within %.0f s of the start: going on without it",
                             START_HOLD_S)
-        elif self.settling(handled_seq) and waited < SETTLE_HOLD_S:
+        elif self.settling(handled_seq, self._said_at) and waited < SETTLE_HOLD_S:
             return []
         elif waited >= SETTLE_HOLD_S:
             log.warning("the table's last change was not read within %.0f s: ending the turn without it",
@@ -96,5 +102,6 @@ class TableWait:
     def _begin(self, item: Input, reason: str, why: str) -> None:
         self.held.append(item)
         self._since = self.clock()
+        self._said_at = time.monotonic()
         self._reason = reason
         log.info("holding %s %s", "a table event" if isinstance(item, EventInput) else "an end of turn", why)

@@ -61,9 +61,11 @@ class TableAdapter(LedSink, Protocol):
     def healthy(self) -> bool:
         """False while the sensors cannot be read (feeds the systemd watchdog)."""
 
-    def settling(self, handled_seq: int) -> bool:
-        """The table has a change the core has not seen: one the HAL is still settling, or a snapshot
-        after ``handled_seq`` (the last one the core handled). An end of turn waits for it."""
+    def settling(self, handled_seq: int, since: float) -> bool:
+        """The table may have a change the core has not seen: one the HAL is still settling, a snapshot
+        after ``handled_seq`` (the last one the core handled), or a board not read since ``since``
+        (``time.monotonic()``: a change made just before may still be on its way). An end of turn
+        waits for it."""
 
 
 TableBackendFactory = Callable[[Config, GameContext], TableAdapter]

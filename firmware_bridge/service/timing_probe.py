@@ -157,8 +157,8 @@ class StampedTable:
     def healthy(self) -> bool:
         return self.inner.healthy()
 
-    def settling(self, handled_seq: int) -> bool:
-        return self.inner.settling(handled_seq)
+    def settling(self, handled_seq: int, since: float) -> bool:
+        return self.inner.settling(handled_seq, since)
 
     def __getattr__(self, name: str) -> Any:  # anything else the service asks of its table
         return getattr(self.inner, name)

@@ -113,8 +113,8 @@ class DirectBackend:
     def show(self, frame: LedFrame) -> None:
         self.frame = frame
 
-    def settling(self, handled_seq: int) -> bool:
-        """Nothing settles here (a change is reported at once); only a snapshot not handled yet counts."""
+    def settling(self, handled_seq: int, since: float) -> bool:
+        """Nothing settles or travels here (a change is reported at once): only a snapshot not handled yet."""
         return self.snapshots > handled_seq
 
     def status(self) -> BackendStatus:

@@ -270,7 +270,7 @@ def test_an_end_of_turn_said_while_the_table_settles_its_last_change_waits_for_i
     table = Table(tmp_path, seed)
     _play_until(table, at)
     settling = [False]
-    table.core.wait.settling = lambda handled_seq: settling[0]
+    table.core.wait.settling = lambda handled_seq, since: settling[0]
     seat = table.truth.state.current_player
     while True:  # the rest of the turn; its last change is still settling in the HAL
         action = table.truth.choose()
@@ -300,7 +300,7 @@ def test_an_end_of_turn_waits_for_a_settling_table_at_most_a_few_seconds(tmp_pat
     _play_until(table, at)
     now = [0.0]
     table.core.clock = lambda: now[0]
-    table.core.wait.settling = lambda handled_seq: True  # a sensor that never settles (and is not noisy yet)
+    table.core.wait.settling = lambda handled_seq, since: True  # a sensor that never settles (and is not noisy yet)
     table.end_turn(table.truth.state.current_player)
     assert table.replies == []
     now[0] = SETTLE_HOLD_S - 0.1

@@ -53,7 +53,7 @@ class FakeTable:
     def healthy(self) -> bool:
         return True
 
-    def settling(self, handled_seq: int) -> bool:  # a method the service may ask that the wrapper does not name
+    def settling(self, handled_seq: int, since: float) -> bool:
         return handled_seq > 0
 
 
@@ -83,7 +83,7 @@ def test_one_line_per_snapshot_event_and_command_with_stamps_numbers_and_changed
     assert probe is not None
     factory: Any = seams.table_backend(config())
     table: Any = factory(config(), None)
-    assert table.settling(3) is True  # everything else goes to the adapter
+    assert table.settling(3, 0.0) is True  # what the wrapper does not stamp goes to the adapter
     core = FakeCore()
     probe.attach(core)
     table.start(core.handle)  # (the inbox, in the service)

@@ -173,7 +173,7 @@ class FakeTable:
     def stop(self) -> None:
         self.stopped = True
 
-    def settling(self, handled_seq: int) -> bool:
+    def settling(self, handled_seq: int, since: float) -> bool:
         return False  # puts are reported at once
 
     def healthy(self) -> bool:

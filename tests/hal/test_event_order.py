@@ -109,3 +109,16 @@ def test_a_sensor_that_never_settles_holds_the_press_at_most_max_unsettled():
     presses = [t for t, what in table.out if what == "press"]
     assert len(presses) == 1
     assert presses[0] - pressed_at <= SETTINGS.stabiliser.max_unsettled + 0.02
+
+
+def test_the_table_counts_as_read_since_a_moment_once_every_board_confirmed_a_scan_after_it():
+    """An end of turn that comes over MQTT just after the last token went down may be quicker than the
+    reading on its way from the board: the service waits until every board has been read after it."""
+    table = Table()
+    stabiliser = table.engine.stabiliser
+    said = table.t + 0.001  # the command comes between two scans
+    assert not stabiliser.read_since(said)
+    table.run(0.01)  # the next scan is confirmed
+    assert stabiliser.read_since(said)
+    table.engine.handle(Ready("pi", False), table.t)  # a board unplugged: not read at all
+    assert not stabiliser.read_since(said)
