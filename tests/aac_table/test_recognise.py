@@ -400,3 +400,16 @@ def test_activating_and_moving_nothing_is_told_apart_from_a_teleport_in_place():
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     teleports = [options for _, options in asked if options and options[0].kind == "ability"]
     assert teleports, "asked which way the character faces, which the table cannot show"
+
+
+def test_a_mistake_the_sensors_cannot_tell_from_a_legal_decision_is_not_made():
+    """"Take from the reserve without a benefit" (p. 20) was made while the seat was being rewarded for a
+    completed section (MONUMENT SECTION COMPLETION, p. 18: gain 1 energy): the reserve and the Exhausted
+    Pool are count-only at a mixed table, so the table showed a reward energy, which the recogniser
+    rightly accepted, and the soak counted a missed mistake (mixed soak, seed 200, game 204). The sim
+    players now make only mistakes that no legal decision of the position shows as the sensors do."""
+    game, _ = _from_saved("reward_not_a_mistake.json", 2, 204, fidelity="mixed")
+    _play_turns(game, 3)
+    t = game.totals
+    assert t.mistakes >= 1, "a mistake is still made here (another one)"
+    assert (t.missed_illegal, t.false_rejections, t.desyncs) == (0, 0, 0), t.notes
