@@ -28,10 +28,10 @@ from firmware_bridge.service import recognition
 from firmware_bridge.service.app import BrokerChoice, Service, with_broker
 from firmware_bridge.service.hal_table import HalBackend, HalTable
 from firmware_bridge.service.inputs import EventInput, InputSink, SnapshotInput
-from firmware_bridge.service.seams import Publisher
+from firmware_bridge.service.seams import Publisher, WrappedTable
 from firmware_bridge.service.timekeeping import Clock
 from hal.wiring.loader import WiringMap, load_wiring_map
-from rules.core.physical import LedFrame, MomentaryEvent, Reading, Snapshot
+from rules.core.physical import MomentaryEvent, Reading, Snapshot
 from sim.link.direct import DirectBackend, sensed_readings, state_locations
 from sim.table.model import Table
 
@@ -57,14 +57,15 @@ class StackSettings:
     board: str = "demo"
 
 
-class TappedTable:
+class TappedTable(WrappedTable):
     """The HAL backend as the service's table, remembering what it last reported.
 
     The demo waits on it: a manipulation is done once the HAL has reported the
     table as it now is (then a command round trip proves the core handled it)."""
 
     def __init__(self, backend: HalBackend):
-        self.inner = HalTable(backend)
+        self.hal = HalTable(backend)
+        super().__init__(self.hal)
         self.last: Mapping[str, Reading] | None = None
         self.snapshots = 0
         self.events = 0
@@ -84,19 +85,7 @@ class TappedTable:
                 self.events += 1
                 self._cond.notify_all()
 
-        self.inner.backend.start(on_snapshot, on_event)
-
-    def show(self, frame: LedFrame) -> None:
-        self.inner.show(frame)
-
-    def stop(self) -> None:
-        self.inner.stop()
-
-    def healthy(self) -> bool:
-        return self.inner.healthy()
-
-    def settling(self, handled_seq: int, since: float) -> bool:
-        return self.inner.settling(handled_seq, since)
+        self.hal.backend.start(on_snapshot, on_event)
 
     def wait_for(self, readings: Mapping[str, Reading], timeout: float) -> bool:
         with self._cond:

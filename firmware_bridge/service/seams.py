@@ -68,6 +68,29 @@ class TableAdapter(LedSink, Protocol):
         waits for it."""
 
 
+class WrappedTable:
+    """A table adapter that passes everything to ``inner``: wrappers (a probe, the demo's tap) override
+    only what they change."""
+
+    def __init__(self, inner: TableAdapter):
+        self.inner = inner
+
+    def start(self, inputs: InputSink) -> None:
+        self.inner.start(inputs)
+
+    def show(self, frame: LedFrame) -> None:
+        self.inner.show(frame)
+
+    def stop(self) -> None:
+        self.inner.stop()
+
+    def healthy(self) -> bool:
+        return self.inner.healthy()
+
+    def settling(self, handled_seq: int, since: float) -> bool:
+        return self.inner.settling(handled_seq, since)
+
+
 TableBackendFactory = Callable[[Config, GameContext], TableAdapter]
 
 

@@ -36,7 +36,7 @@ from firmware_bridge.config import Config
 from firmware_bridge.service import seams
 from firmware_bridge.service.inputs import CommandInput, EventInput, Input, InputSink, SnapshotInput, Tick
 from firmware_bridge.service.requests import transaction_of
-from rules.core.physical import LedFrame, Reading
+from rules.core.physical import Reading
 
 ENV = "AETHERLINK_TIMING_PROBE"
 
@@ -138,27 +138,15 @@ class _Counter:
         """LED frames go to their own topic, which the benchmark does not follow."""
 
 
-class StampedTable:
+class StampedTable(seams.WrappedTable):
     """A table adapter whose inputs go through ``TimingProbe.stamp``; everything else is the adapter's."""
 
     def __init__(self, inner: seams.TableAdapter, probe: TimingProbe):
-        self.inner = inner
+        super().__init__(inner)
         self.probe = probe
 
     def start(self, inputs: InputSink) -> None:
         self.inner.start(self.probe.stamp(inputs))
-
-    def show(self, frame: LedFrame) -> None:
-        self.inner.show(frame)
-
-    def stop(self) -> None:
-        self.inner.stop()
-
-    def healthy(self) -> bool:
-        return self.inner.healthy()
-
-    def settling(self, handled_seq: int, since: float) -> bool:
-        return self.inner.settling(handled_seq, since)
 
     def __getattr__(self, name: str) -> Any:  # anything else the service asks of its table
         return getattr(self.inner, name)
