@@ -177,6 +177,10 @@ def end_turn(core: Core, request: rq.Request) -> dict[str, Any]:
         raise rq.RequestError("invalid", f"seat: this game has seats 0 to {last}, got {request.seat}",
                               field="seat")
     verdict = session.interpreter.end_turn(request.seat)
+    # (in the log: an end of turn that ends nothing is what a desync at a turn's end looks like from here)
+    log.info("end of turn for seat %d at turn %d: %d decision(s) accepted%s%s", request.seat,
+             session.state.turn_number + 1, len(verdict.accepted), "" if verdict.in_sync else ", out of sync",
+             "".join(f"; {note.render('en')}" for note in verdict.notes))
     if _refused(verdict):
         raise _refusal_error(core, verdict)
     return _result(core, core.commit(verdict, "command"))
