@@ -185,10 +185,8 @@ class ProcessStack(DemoStack):
         self.ready_s, self.ready_status = started.ready_s, started.status
         self._closers.append(self._stop_service)
         self.after_ready(started)
-        self.watcher = BoardWatcher(Broker(self.broker[0], self.broker[1], False, None, None, True),
-                                    Topics("aetherlink", self.settings.board))
-        self.watcher.start()
-        self._closers.append(self.watcher.stop)
+        self._watch(BoardWatcher(Broker(self.broker[0], self.broker[1], False, None, None, True),
+                                 Topics("aetherlink", self.settings.board)))
         self.after_watcher()
 
     def write_config(self, path: Path, ports: Mapping[str, str], journal: Path) -> Path:

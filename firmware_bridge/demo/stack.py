@@ -64,8 +64,8 @@ class TappedTable(WrappedTable):
     table as it now is (then a command round trip proves the core handled it)."""
 
     def __init__(self, backend: HalBackend):
-        self.hal = HalTable(backend)
-        super().__init__(self.hal)
+        super().__init__(HalTable(backend))
+        self.backend = backend
         self.last: Mapping[str, Reading] | None = None
         self.snapshots = 0
         self.events = 0
@@ -85,7 +85,7 @@ class TappedTable(WrappedTable):
                 self.events += 1
                 self._cond.notify_all()
 
-        self.hal.backend.start(on_snapshot, on_event)
+        self.backend.start(on_snapshot, on_event)
 
     def wait_for(self, readings: Mapping[str, Reading], timeout: float) -> bool:
         with self._cond:
@@ -137,13 +137,17 @@ class DemoStack:
         self.service.run_in_thread()
         self._closers.append(self._stop_service)
         m = config.mqtt
-        self.watcher = BoardWatcher(broker(config), Topics(m.base_topic, config.board.id, m.discovery_prefix))
-        self.watcher.start()
-        self._closers.append(self.watcher.stop)
-        if not self.watcher.wait_online(30.0):
-            raise DemoError(f"the service did not come online on the MQTT broker within 30 s; {self.diagnosis()}")
+        self._watch(BoardWatcher(broker(config), Topics(m.base_topic, config.board.id, m.discovery_prefix)))
         if not self.settle():
             raise DemoError("the service never reported the table as laid out (the link did not come up)")
+
+    def _watch(self, watcher: BoardWatcher) -> None:
+        """Start our MQTT client and wait until the board says ``online``: a command before reaches nobody."""
+        self.watcher = watcher
+        watcher.start()
+        self._closers.append(watcher.stop)
+        if not watcher.wait_online(30.0):
+            raise DemoError(f"the service did not come online on the MQTT broker within 30 s; {self.diagnosis()}")
 
     def close(self) -> None:
         while self._closers:
@@ -225,7 +229,7 @@ class DemoStack:
         service = self.service
         core = service.core if service is not None else None
         if service is None or core is None:
-            return "the service is not running"
+            return "the service does not run in this process (see its log)"
         parts = [f"core loop last turned {core.clock() - core.heartbeat:.1f} s ago",
                  f"inbox {service.inbox.qsize()}"]
         if service.mqtt is not None:

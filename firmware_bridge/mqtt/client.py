@@ -71,7 +71,6 @@ class MqttAdapter:
         self.failed_attempts = 0
         self._lock = threading.Lock()
         self._connected = threading.Event()
-        self._listening = threading.Event()  # the broker acknowledged the command subscription
         self._requests_mid: int | None = None
         self._state: bytes | None = None
         self._leds: bytes | None = None
@@ -142,10 +141,6 @@ class MqttAdapter:
     def wait_connected(self, timeout: float) -> bool:
         return self._connected.wait(timeout)
 
-    def wait_online(self, timeout: float) -> bool:
-        """Until commands are heard (the broker acknowledged their subscription; ``online`` is out)."""
-        return self._listening.wait(timeout)
-
     def info(self) -> dict[str, Any]:
         b = self.broker
         return {"connected": self.connected, "broker": f"{b.host}:{b.port}", "tls": b.tls,
@@ -184,7 +179,6 @@ class MqttAdapter:
             return
         with self._lock:
             client.publish(self.topics.availability, ONLINE, qos=1, retain=True)
-            self._listening.set()
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         """The broker could not be reached (down, wrong address, TLS refused): say so, without flooding."""
@@ -198,7 +192,6 @@ class MqttAdapter:
                        properties: Any) -> None:
         with self._lock:
             self._connected.clear()
-            self._listening.clear()
         if not self._stopping:
             log.warning("lost the MQTT broker (%s); reconnecting, the game goes on", reason)
 

@@ -70,7 +70,7 @@ class TableWait:
             self._begin(item, "start", "until the table is read")
             return True
         if ends_turn and self.settling(handled_seq, time.monotonic()):
-            self._begin(item, "settle", "until the table's last change is read")
+            self._begin(item, "settle", "until the table is read after it")
             return True
         return False
 
@@ -92,7 +92,9 @@ class TableWait:
             log.warning("the table's last change was not read within %.0f s: ending the turn without it",
                         SETTLE_HOLD_S)
         held, self.held = self.held, []
-        log.info("handling %d held input(s) after %.3f s", len(held), waited)
+        # (at a HAL table every end of turn waits a few milliseconds for the boards: not worth an INFO line)
+        log.log(logging.INFO if self._reason == "start" else logging.DEBUG,
+                "handling %d held input(s) after %.3f s", len(held), waited)
         return held
 
     def wait_s(self, otherwise: float) -> float:
@@ -104,4 +106,5 @@ class TableWait:
         self._since = self.clock()
         self._said_at = time.monotonic()
         self._reason = reason
-        log.info("holding %s %s", "a table event" if isinstance(item, EventInput) else "an end of turn", why)
+        log.log(logging.INFO if reason == "start" else logging.DEBUG, "holding %s %s",
+                "a table event" if isinstance(item, EventInput) else "an end of turn", why)

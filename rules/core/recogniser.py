@@ -997,9 +997,10 @@ class Recogniser:
         its position, if a few more decisions get there; else the answer would leave only explanations
         with something the table cannot show (a teleport in place that turned the character)."""
         kept = {self._key(h.state) for h in chosen}
+        agreeing = {id(h) for h in chosen}
         found: list[Hypothesis] = []
         for h in before:
-            if h in chosen:
+            if id(h) in agreeing:
                 continue
             at = next((i for i in range(n, len(h.path)) if h.path[i][1] in others), None)
             if at is None or any(a == choice for _, a in h.path[n:at]):

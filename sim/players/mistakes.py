@@ -9,12 +9,11 @@ the table at this moment offers the tokens the mistake needs.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.aac.state import AacState
 from rules.core.api import IllegalAction
-from rules.core.physical import Fidelity
 from sim.players.planner import Step
 from sim.table.model import BOX, Table
 
@@ -521,29 +520,6 @@ CORPUS: list[Mistake] = [
 ]
 
 
-class _SensedView:
-    """A projection as the table's sensors tell it: tokens where they are identified, a count where
-    only presence or a count is sensed, nothing where nothing is."""
-
-    def __init__(self, truth: object):
-        specs = {spec.id: spec for spec in truth.specs}  # type: ignore[attr-defined]
-        self.fidelity: dict[str, Fidelity] = {loc: spec.fidelity for loc, spec in specs.items()}
-        for unit, members in truth.groups.items():  # type: ignore[attr-defined]
-            kinds = {specs[m].fidelity for m in members if m in specs}
-            self.fidelity[unit] = (Fidelity.IDENTITY if Fidelity.IDENTITY in kinds else
-                                   Fidelity.COUNT if kinds - {Fidelity.UNSENSED} else Fidelity.UNSENSED)
-
-    def of(self, frozen: Mapping[str, tuple[str, ...]]) -> dict[str, object]:
-        seen: dict[str, object] = {}
-        for unit, tokens in frozen.items():
-            fidelity = self.fidelity.get(unit, Fidelity.IDENTITY)
-            if fidelity is Fidelity.IDENTITY:
-                seen[unit] = tuple(sorted(tokens))
-            elif fidelity in (Fidelity.COUNT, Fidelity.PRESENCE) and tokens:
-                seen[unit] = len(tokens)
-        return seen
-
-
 class MistakeBook:
     """Picks a mistake the table allows now."""
 
@@ -571,21 +547,22 @@ class MistakeBook:
     def legal_now(truth: object) -> bool:
         """Does the table now show, as far as its sensors tell, what a legal decision of this position
         would? Then it is no mistake: taking an energy from the count-only reserve when the seat may
-        take a reward energy there (of another type, which no sensor there shows), for instance."""
-        from rules.aac.physical import project
-        from rules.aac.table_view import _strip_face
-        from sim.players.planner import table_projection
+        take a reward energy there (of another type, which no sensor there shows), for instance. Judged
+        as the recogniser judges: the game's table view, at the wiring map's fidelity."""
+        from rules.aac.table_view import AacTableView
+        from rules.core.projection import compare
 
-        sensed = _SensedView(truth)
-        now = sensed.of(table_projection(truth.table, truth.unit_of, _strip_face).frozen())  # type: ignore[attr-defined]
         state: AacState = truth.state  # type: ignore[attr-defined]
+        view = AacTableView(state.cat, truth.specs)  # type: ignore[attr-defined]
+        observed = view.units.observe(truth.table.truth())  # type: ignore[attr-defined]
         for action in state.legal_actions():
             after = state.clone()
             try:
                 after.apply(action)
             except IllegalAction:
                 continue
-            if sensed.of(project(after).frozen()) == now:
+            expected = view.project(after)
+            if compare(view.units, expected.frozen(), expected.flexible, observed).exact:
                 return True
         return False
 
