@@ -245,7 +245,7 @@ class Recogniser:
         return self._settle(self._hyps, Verdict())
 
     def end_turn(self, seat: int) -> Verdict:
-        """The seat says it is done: the fewest decisions that match the table and end its turn."""
+        """The seat says it is done: the decisions that match the table and end its turn (asked when they differ)."""
 
         if self._hyps and all(h.state.current_player == SIMULTANEOUS for h in self._hyps):
             return self._end_simultaneous(seat)
@@ -274,8 +274,9 @@ class Recogniser:
                                pending=self._pending(), prompts=self._prompts(), notes=(note,))
             return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(), notes=(note,))
         found = self._consistent([h for h in found if self._agrees(h)] or found)
-        shortest = min(len(h.path) for h in found)
-        return self._settle([h for h in found if len(h.path) == shortest], Verdict())
+        # every end the table cannot tell apart stays: the fewest decisions would assume declined what
+        # leaves no trace (a bridge token's replenish taken), so the players are asked instead
+        return self._settle(self._dedupe(found), Verdict())
 
     def _end_simultaneous(self, seat: int) -> Verdict:
         """Everyone acts at once: the seat's button says the invisible decisions that end its part.
@@ -784,11 +785,14 @@ class Recogniser:
         done = tuple(a for _, a in accepted)
         kept: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
         for before, choice, others in self._decided:
+            kinds = {choice.kind, *(o.kind for o in others)}
             if len(before) >= len(done) and before[: len(done)] == done:
                 kept.append((before[len(done):], choice, others))
-            elif done[: len(before)] == before and not any(a.kind == choice.kind for a in done[len(before):]):
-                # committed up to here, the named decision still to come (once a decision of its kind is
-                # committed, the answer was about a choice made: it binds no later one)
+            elif done[: len(before)] == before and not any(a.kind in kinds for a in done[len(before):]):
+                # committed up to here, the named decision still to come (once a decision of the kind of
+                # any option is committed, the answer was about a choice made: it binds no later one, not
+                # even another player's: "pass" named against a reward's benefit, once a reward energy is
+                # committed, would refuse the next contributor's benefit)
                 kept.append(((), choice, others))
         self._decided = kept
         self._committed = state

@@ -544,26 +544,51 @@ class MistakeBook:
         return any(now == earlier for earlier in truth.turn_tables)  # type: ignore[attr-defined]
 
     @staticmethod
-    def legal_now(truth: object) -> bool:
-        """Does the table now show, as far as its sensors tell, what a legal decision of this position
+    def legal_now(truth: object, depth: int = 3, budget: int = 1500) -> bool:
+        """Does the table now show, as far as its sensors tell, what a few legal decisions of this position
         would? Then it is no mistake: taking an energy from the count-only reserve when the seat may
-        take a reward energy there (of another type, which no sensor there shows), for instance. Judged
-        as the recogniser judges: the game's table view, at the wiring map's fidelity."""
+        take a reward energy there (of another type, which no sensor there shows), or may pass, then
+        pick a patron, then take that reward. Judged as the recogniser judges: the game's table view,
+        at the wiring map's fidelity, over lines that never take the table further from what it shows."""
         from rules.aac.table_view import AacTableView
         from rules.core.projection import compare
 
         state: AacState = truth.state  # type: ignore[attr-defined]
         view = AacTableView(state.cat, truth.specs)  # type: ignore[attr-defined]
         observed = view.units.observe(truth.table.truth())  # type: ignore[attr-defined]
-        for action in state.legal_actions():
-            after = state.clone()
-            try:
-                after.apply(action)
-            except IllegalAction:
-                continue
-            expected = view.project(after)
-            if compare(view.units, expected.frozen(), expected.flexible, observed).exact:
-                return True
+
+        def score(position: AacState) -> tuple[bool, int]:
+            expected = view.project(position)
+            cmp = compare(view.units, expected.frozen(), expected.flexible, observed)
+            return cmp.exact, cmp.score
+
+        level = [(state, score(state)[1])]
+        seen = {state.fingerprint()}
+        expansions = 0
+        for _ in range(depth):
+            deeper: list[tuple[AacState, int]] = []
+            for position, distance in level:
+                if position.is_terminal():
+                    continue
+                for action in position.legal_actions():
+                    if expansions >= budget:
+                        return False
+                    expansions += 1
+                    after = position.clone()
+                    try:
+                        after.apply(action)
+                    except IllegalAction:
+                        continue
+                    key = after.fingerprint()
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    exact, now = score(after)
+                    if exact:
+                        return True
+                    if now <= distance:
+                        deeper.append((after, now))
+            level = deeper
         return False
 
     @staticmethod

@@ -495,6 +495,7 @@ class ServiceGame:
         self.kind_cycle: list[str] = []
         self.injected: set[str] = set()
         self.decisions = 0
+        self.problems = 0  # problem-N.json files written (``_record_problem``)
         self._in_sync = True
 
     # -- set up --------------------------------------------------------------------------------------
@@ -677,8 +678,20 @@ class ServiceGame:
             where = ", ".join(differing_paths(doc.get("table"), truth_doc)[:4])
             self.result.note(f"game seed {self.seed}: at {when or 'a decision'} the service's game differs "
                              f"from the truth ({where}; pending {sync.get('pending')})")
+        self._record_problem(doc)
         self._resync()
         return self.status()
+
+    def _record_problem(self, doc: dict[str, Any]) -> None:
+        """What the truth did and what the service showed, beside the game's logs and journal (``--keep``):
+        the journal holds only what the service accepted, not what the players really did."""
+        self.problems += 1
+        record = {"seed": self.seed, "decision": self.decisions, "turns_done": self.truth.state.turns_done,
+                  "truth_history": [[who, self.game.action_to_json(action)]
+                                    for who, action in self.truth.state.history],
+                  "service": doc}
+        path = self.dir / f"problem-{self.problems}.json"
+        path.write_text(json.dumps(record, indent=1, default=str))
 
     def _resync(self) -> None:
         """Staff put it right: the controller is told to take the table as it is."""
