@@ -168,7 +168,7 @@ class AacTruth:
         return False
 
     def answer(self, context: str, options: list[tuple[str, Action]], memory: PromptMemory | None = None,
-               outcomes: Mapping[str, str] | None = None) -> str | None:
+               outcomes: Mapping[str, str] | None = None, seat: int | None = None) -> str | None:
         """The option a player picks for a prompt about the position ``context``: what they really did.
 
         The position is found by its digest; failing that (the controller reached the same table by an
@@ -176,7 +176,8 @@ class AacTruth:
         outcome (``outcomes``: key -> digest) is the game as it really stands (a player who moved the
         pillar track, asked which way their character turned, says "as it was"); then the player
         recalls the decisions the controller has not accepted yet (``memory``), and last their latest
-        decision among the options."""
+        decision among the options. A prompt names the player asked (``seat``): they recall their own
+        decisions, not another player's ("which upgrade did you take?" is not answered with a neighbour's)."""
         taken = self.seen.get(context)
         for key, action in options:
             if action == taken:
@@ -197,10 +198,13 @@ class AacTruth:
                 if digest(other) == outcome:
                     return key
         history = [a for _, a in self.state.history]
-        recalled = memory.answer(history, options) if memory is not None else None
+        deciders = [who for who, _ in self.state.history]
+        recalled = memory.answer(history, options, deciders, seat) if memory is not None else None
         if recalled is not None:
             return recalled
-        for action in reversed(history[-RECENT:]):
+        for who, action in reversed(self.state.history[-RECENT:]):
+            if seat is not None and who != seat:
+                continue
             for key, option in options:
                 if option == action:
                     return key

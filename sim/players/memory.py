@@ -32,12 +32,18 @@ class PromptMemory:
         """The controller is settled on the table as it is (nothing pending)."""
         self._sync = (truth_decisions, len(self.accepted))
 
-    def answer(self, history: Sequence[Action], options: Sequence[tuple[str, Action]]) -> str | None:
+    def answer(self, history: Sequence[Action], options: Sequence[tuple[str, Action]],
+               deciders: Sequence[int] | None = None, seat: int | None = None) -> str | None:
+        """The option among the decisions not accepted yet; only ``seat``'s own (``deciders`` names who
+        took each decision of ``history``) when the prompt names the player asked."""
         since = list(history[self._sync[0]:])
+        mine = [True] * len(since)
+        if seat is not None and deciders is not None:
+            mine = [who == seat for who in deciders[self._sync[0]:]]
         left = Counter(since) - Counter(self.accepted[self._sync[1]:])
         for specific in (True, False):
-            for action in since:
-                if left[action] > 0 and (action.kind != "pass") == specific:
+            for action, own in zip(since, mine):
+                if own and left[action] > 0 and (action.kind != "pass") == specific:
                     for key, option in options:
                         if option == action:
                             return key

@@ -116,7 +116,7 @@ class TableGame:
                 break
             prompt = verdict.prompts[0]
             key = self.truth.answer(prompt.context, [(o.key, o.actions[0]) for o in prompt.options], self.memory,
-                                    {o.key: o.outcome for o in prompt.options})
+                                    {o.key: o.outcome for o in prompt.options}, prompt.player)
             self.totals.prompts += 1
             verdict = self.recogniser.answer(prompt.id, key or prompt.options[0].key)
             self.verdict = verdict

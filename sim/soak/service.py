@@ -706,7 +706,9 @@ class ServiceGame:
             if actions and actions[0] is not None:
                 options.append((option["key"], self.game.action_from_json(actions[0])))
         outcomes = {str(o.get("key")): str(o.get("outcome", "")) for o in prompt.get("options") or []}
-        key = (self.truth.answer(str(prompt.get("context", "")), options, self.memory, outcomes)
+        seat = prompt.get("seat")
+        key = (self.truth.answer(str(prompt.get("context", "")), options, self.memory, outcomes,
+                                 seat if isinstance(seat, int) else None)
                or prompt["options"][0]["key"])
         self.result.prompts += 1
         self.ask("answer", {"prompt": prompt["id"], "key": key})

@@ -32,3 +32,16 @@ def test_decisions_the_controller_accepted_are_not_the_answer() -> None:
     memory.accept([BRIDGE])
     history = [BRIDGE, PASS]
     assert memory.answer(history, [("1", BRIDGE), ("2", PASS)]) == "2"
+
+
+def test_a_player_answers_for_their_own_decisions_only() -> None:
+    """UPGRADE (p. 20): two contributors each took an upgraded action token. Asked which one they took,
+    the first answers with their own, not with the one their neighbour took last."""
+    memory = PromptMemory()
+    memory.agreed(0)
+    mine, theirs = Action("upgrade", ("u1b",)), Action("upgrade", ("u3b",))
+    history = [Action("reward", ("benefit",)), mine, Action("reward", ("benefit",)), theirs]
+    options = [("1", mine), ("2", theirs)]
+    assert memory.answer(history, options, [1, 1, 3, 3], 1) == "1"
+    assert memory.answer(history, options, [1, 1, 3, 3], 3) == "2"
+    assert memory.answer(history, [("2", theirs)], [1, 1, 3, 3], 1) is None

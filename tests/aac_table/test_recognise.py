@@ -454,3 +454,19 @@ def test_an_answer_binds_no_other_players_decision_once_its_own_is_taken():
     _play_turns(game, 3)
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+
+
+def test_an_upgrade_nothing_shows_is_answered_by_the_player_asked():
+    """MONUMENT SECTION COMPLETION (p. 18-19) and UPGRADE (p. 20): two contributors each took the
+    section's benefit, an upgraded action token. At a mixed table the action token slots sense presence
+    only, so neither upgrade shows; the recogniser asked Ignotas which upgrade she took, and the sim
+    answered with the one Rusné had just taken: a turn later the game was not the one played (mixed
+    soak, seed 200, game 207). A prompt names the player asked, and the sim players answer only for
+    themselves, as people at a table do."""
+    game, _ = _from_saved("mixed_upgrades.json", 5, 207, fidelity="mixed")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+    upgrades = [(done, options) for done, options in asked if options and options[0].kind == "upgrade"]
+    assert upgrades, "the invisible upgrades were asked about"
