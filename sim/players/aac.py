@@ -57,6 +57,7 @@ class AacTruth:
         # the decision taken is the player's answer too: the rules cannot tell the two apart)
         self.outcomes: OrderedDict[str, tuple[AacState, str]] = OrderedDict()
         self.turn_tables: list[dict[str, tuple[str, ...]]] = []  # the table at each decision of this turn
+        self.turn_states: list[AacState] = []  # and the position
         self.lay_out()
 
     def lay_out(self) -> None:
@@ -89,7 +90,9 @@ class AacTruth:
         before = project(st)
         if st.frames and st.frames[-1]["t"] == "turn":
             self.turn_tables = []
+            self.turn_states = []
         self.turn_tables.append(before.frozen())
+        self.turn_states.append(at)
         seat = st.current_player
         st.apply(action)
         self.outcomes[context] = (at, digest(st))

@@ -544,12 +544,15 @@ class MistakeBook:
         return any(now == earlier for earlier in truth.turn_tables)  # type: ignore[attr-defined]
 
     @staticmethod
-    def legal_now(truth: object, depth: int = 3, budget: int = 1500) -> bool:
+    def legal_now(truth: object, depth: int = 6, budget: int = 3000) -> bool:
         """Does the table now show, as far as its sensors tell, what a few legal decisions of this position
-        would? Then it is no mistake: taking an energy from the count-only reserve when the seat may
-        take a reward energy there (of another type, which no sensor there shows), or may pass, then
-        pick a patron, then take that reward. Judged as the recogniser judges: the game's table view,
-        at the wiring map's fidelity, over lines that never take the table further from what it shows."""
+        would, or of a position earlier in this turn (the recogniser may explain the turn again)? Then it
+        is no mistake: taking an energy from the count-only reserve when the seat may take a reward
+        energy there (of another type, which no sensor there shows), or may pass, then pick a patron,
+        then take that reward; starting the Monument track when the wild energy just exhausted could
+        have moved it, not taken the action nothing shows. Judged as the recogniser judges: the game's
+        table view, at the wiring map's fidelity, over lines that never take the table further from
+        what it shows (``budget`` expansions from each position)."""
         from rules.aac.table_view import AacTableView
         from rules.core.projection import compare
 
@@ -562,8 +565,20 @@ class MistakeBook:
             cmp = compare(view.units, expected.frozen(), expected.flexible, observed)
             return cmp.exact, cmp.score
 
-        level = [(state, score(state)[1])]
-        seen = {state.fingerprint()}
+        starts = [state, *reversed(getattr(truth, "turn_states", []))]
+        seen: set[str] = set()
+        return any(MistakeBook._reaches(start, score, seen, depth, budget) for start in starts)
+
+    @staticmethod
+    def _reaches(state: AacState, score: Callable[[AacState], tuple[bool, int]], seen: set[str], depth: int,
+                 budget: int) -> bool:
+        """Breadth-first from ``state``: a line of at most ``depth`` decisions whose table ``score`` says
+        matches, never further from it on the way."""
+        exact, distance = score(state)
+        if exact:
+            return True  # (nothing the sensors tell apart changed, or the table is put back: p. 34)
+        level = [(state, distance)]
+        seen.add(state.fingerprint())
         expansions = 0
         for _ in range(depth):
             deeper: list[tuple[AacState, int]] = []

@@ -470,3 +470,16 @@ def test_an_upgrade_nothing_shows_is_answered_by_the_player_asked():
     assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
     upgrades = [(done, options) for done, options in asked if options and options[0].kind == "upgrade"]
     assert upgrades, "the invisible upgrades were asked about"
+
+
+def test_a_mistake_an_earlier_decision_of_the_turn_explains_is_not_made():
+    """ACTIONS (p. 14) and the Monument track (p. 25): Multanec exhausted a wild energy at position 5 and
+    took an action nothing on the table shows. "Start a track without a move" made later in the turn
+    showed what exhausting that wild energy to move on the Monument track would have: the recogniser
+    explained the turn again that way, rightly, and the soak counted a missed mistake (mixed soak, seed
+    200, game 211). The sim players judge a mistake from every position of the turn, as the recogniser
+    may explain it again."""
+    game, _ = _from_saved("track_by_wild_energy.json", 5, 211, fidelity="mixed")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.missed_illegal, t.false_rejections, t.desyncs) == (0, 0, 0), t.notes
