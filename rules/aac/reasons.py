@@ -139,6 +139,8 @@ def _place(st: AacState, f: Frame, a: Action) -> Reason:
     p = f["p"]
     who = terms.character(st, p)
     if f["t"] == "place" and f["hand"].get(e, 0) <= 0:
+        if not e:  # (a presence-only slot: which energy was placed is not known)
+            return (Msg("You hold no energy to place."), ())
         return (Msg("You hold no {energy} energy to place.", energy=terms.energy(e)), ())
     kind, _, rest = dest.partition(":")
     if kind in ("bound", "pillar"):

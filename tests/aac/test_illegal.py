@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import rules
+from rules.core.api import Action
 from tests.aac.scenario import (
     bind,
     clear_device,
@@ -446,3 +448,17 @@ def test_a_refused_move_changes_nothing():
 def test_seat_lookup_helper_agrees_with_setup():
     st = new(3, chars=("rusne", "aureon", "freyith"))
     assert seat(st, "freyith") == 2
+
+
+def test_a_placement_of_an_unknown_energy_names_no_energy_p16():
+    """DEPLOY (p. 16): a presence-only slot shows that an energy was placed, not which. Refused, the
+    reason names no energy rather than an empty one ("You hold no  energy", presence soak, seed 100)."""
+    st = _deploy_ready()
+    before = st.to_json()
+    try:
+        st.apply(Action("place", ("", "pool")))
+    except rules.IllegalAction as exc:
+        assert str(exc) == "You hold no energy to place."
+    else:
+        raise AssertionError("placing with an empty hand was accepted")
+    assert st.to_json() == before
