@@ -156,16 +156,7 @@ class AacDemo:
         return doc
 
     def _answer(self, prompt: dict[str, Any]) -> dict[str, Any]:
-        options: list[tuple[str, rules.Action]] = []
-        for option in prompt.get("options") or []:
-            actions = option.get("actions") or []
-            if actions and actions[0] is not None:
-                options.append((option["key"], self.game.action_from_json(actions[0])))
-        outcomes = {str(o.get("key")): str(o.get("outcome", "")) for o in prompt.get("options") or []}
-        seat = prompt.get("seat")
-        key = (self.truth.answer(str(prompt.get("context", "")), options, self.memory, outcomes,
-                                 seat if isinstance(seat, int) else None)
-               or prompt["options"][0]["key"])
+        key = self.truth.answer_published(prompt, self.game, self.memory)
         self.tally.prompts += 1
         response = self.stack.request("answer", {"prompt": prompt["id"], "key": key})
         if response.get("status") != "ok":

@@ -274,9 +274,10 @@ class Recogniser:
                                pending=self._pending(), prompts=self._prompts(), notes=(note,))
             return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(), notes=(note,))
         found = self._consistent([h for h in found if self._agrees(h)] or found)
-        # every end the table cannot tell apart stays: the fewest decisions would assume declined what
-        # leaves no trace (a bridge token's replenish taken), so the players are asked instead
-        return self._settle(self._dedupe(found), Verdict())
+        # every end the table cannot tell apart stays (one per position: ``_settle`` dedupes): the fewest
+        # decisions would assume declined what leaves no trace (a bridge token's replenish taken), so the
+        # players are asked instead
+        return self._settle(found, Verdict())
 
     def _end_simultaneous(self, seat: int) -> Verdict:
         """Everyone acts at once: the seat's button says the invisible decisions that end its part.
@@ -1010,8 +1011,11 @@ class Recogniser:
             if at is None or any(a == choice for _, a in h.path[n:at]):
                 continue
             line = self._through(h, at, choice)
-            if line is not None and self._key(line.state) not in kept:
-                kept.add(self._key(line.state))
+            if line is None:
+                continue
+            key = self._key(line.state)
+            if key not in kept:
+                kept.add(key)
                 found.append(line)
         return found
 
@@ -1034,11 +1038,7 @@ class Recogniser:
             nxt: list[tuple[State, tuple[tuple[int, Action], ...]]] = []
             for state, steps in level:
                 if self._state_key(state) == goal:
-                    path = (*h.path[:at], *steps, *h.path[at + 1:])
-                    end = state.clone()
-                    for _, action in h.path[at + 1:]:
-                        end.apply(action)
-                    return Hypothesis(path, end, h.seen)
+                    return self._spliced(h, at, steps, start)
                 if state.is_terminal() or len(steps) > self.settings.through_depth:
                     continue
                 for action in state.legal_actions():
@@ -1053,10 +1053,15 @@ class Recogniser:
 
     def _substituted(self, h: Hypothesis, at: int, alt: Action, state: State) -> Hypothesis | None:
         """``h`` with its decision at ``at`` (taken at ``state``) replaced by ``alt``; None if then illegal."""
+        return self._spliced(h, at, ((h.path[at][0], alt),), state)
+
+    def _spliced(self, h: Hypothesis, at: int, steps: Path, state: State) -> Hypothesis | None:
+        """``h`` with its decision at ``at`` (taken at ``state``) replaced by ``steps``, the rest of its
+        decisions after them; None if then illegal."""
         state = state.clone()
         path = list(h.path[:at])
         try:
-            for who, action in ((h.path[at][0], alt), *h.path[at + 1:]):
+            for who, action in (*steps, *h.path[at + 1:]):
                 path.append((who, action))
                 state.apply(action)
         except IllegalAction:

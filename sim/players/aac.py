@@ -13,11 +13,12 @@ import hashlib
 import random
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from rules.aac.physical import groups, location_specs, project, render
 from rules.aac.state import AacState
 from rules.aac.table_view import _strip_face
-from rules.core.api import CHANCE, Action, IllegalAction
+from rules.core.api import CHANCE, Action, Game, IllegalAction
 from rules.core.physical import LocationSpec
 from sim.players.memory import PromptMemory
 from sim.players.planner import Motion, Step, plan, table_projection
@@ -212,3 +213,18 @@ class AacTruth:
                 if option == action:
                     return key
         return None
+
+    def answer_published(self, prompt: Mapping[str, Any], game: Game, memory: PromptMemory | None = None) -> str:
+        """``answer`` for a prompt as the service publishes it (``docs/mqtt.md``: options with their
+        decisions and outcomes, the seat asked); the first option when nothing is recalled."""
+        published = prompt.get("options") or []
+        options: list[tuple[str, Action]] = []
+        for option in published:
+            actions = option.get("actions") or []
+            if actions and actions[0] is not None:
+                options.append((option["key"], game.action_from_json(actions[0])))
+        outcomes = {str(o.get("key")): str(o.get("outcome", "")) for o in published}
+        seat = prompt.get("seat")
+        return (self.answer(str(prompt.get("context", "")), options, memory, outcomes,
+                            seat if isinstance(seat, int) else None)
+                or str(published[0]["key"]))

@@ -565,7 +565,7 @@ class MistakeBook:
             cmp = compare(view.units, expected.frozen(), expected.flexible, observed)
             return cmp.exact, cmp.score
 
-        starts = [state, *reversed(getattr(truth, "turn_states", []))]
+        starts = [state, *reversed(truth.turn_states)]  # type: ignore[attr-defined]
         seen: set[str] = set()
         return any(MistakeBook._reaches(start, score, seen, depth, budget) for start in starts)
 
