@@ -3,10 +3,11 @@
 Simulated players play An Age Contrived on the simulated table, whose virtual
 microcontrollers talk to the real HAL over ptys with pyserial; the service (HAL,
 recogniser, engine, journal, LEDs) publishes to a real broker; a paho-mqtt
-subscriber in this process timestamps what arrives. The service runs either as
-its own process, as deployed (``e2e_process``: its opt-in timing probe reports
-the service's stamps), or in this one with everything else (``InProcessGame``,
-``--in-process``: one GIL for all). Every time is ``time.monotonic()``, which is
+subscriber timestamps what arrives. The service runs either as its own process,
+as deployed (``e2e_process``: its opt-in timing probe reports the service's
+stamps; the subscriber is a process of its own too, as a phone would be:
+``subscriber_process``), or in this one with everything else (``InProcessGame``,
+``--in-process``: one GIL for all, the subscriber included). Every time is ``time.monotonic()``, which is
 system-wide on Linux, so the two processes' stamps compare.
 
 Per manipulation that changes what the sensors read (an *event*) we record:
@@ -76,8 +77,25 @@ class Enough(Exception):
 # -- the subscriber -------------------------------------------------------------------------------
 
 
+class Receiver(Protocol):
+    """What the measurement needs of a subscriber: the live messages' arrival times, in order."""
+
+    arrivals: list[tuple[float, str]]
+
+    def start(self, timeout: float = 10.0) -> None: ...
+
+    def stop(self) -> None: ...
+
+    @property
+    def count(self) -> int: ...
+
+    def wait_count(self, n: int, timeout: float) -> bool: ...
+
+    def wait_quiet(self, quiet: float = 0.15, timeout: float = 5.0) -> None: ...
+
+
 class Subscriber:
-    """A paho-mqtt 2.x client that timestamps every live state/event message of one board."""
+    """A paho-mqtt 2.x client that timestamps every live state/event message of one board (in this process)."""
 
     def __init__(self, host: str, port: int, topics: Topics):
         self.host, self.port, self.topics = host, port, topics
@@ -368,7 +386,7 @@ class MeasuredGame(AacDemo):
         self.records = records
         self.results = results
         self.target = target
-        self.subscriber: Subscriber | None = None
+        self.subscriber: Receiver | None = None
         self.offset = 0  # probe numbers minus subscriber numbers for the same message
         self._changed_at: float | None = None
         self._levels = 0
@@ -389,6 +407,10 @@ class MeasuredGame(AacDemo):
         """What the game's result says about the service (its exit status, when it is a process)."""
         return {}
 
+    def make_subscriber(self, host: str, port: int, topics: Topics) -> Receiver:
+        """The measuring subscriber (here, in this process: it shares the simulator's GIL, as the service does)."""
+        return Subscriber(host, port, topics)
+
     def broker_and_topics(self) -> tuple[tuple[str, int], Topics]:
         stack = self.stack
         assert stack.config is not None
@@ -404,7 +426,7 @@ class MeasuredGame(AacDemo):
     def on_ready(self, stack: DemoStack) -> None:
         self.prepare(stack)
         (host, port), topics = self.broker_and_topics()
-        self.subscriber = Subscriber(host, port, topics)
+        self.subscriber = self.make_subscriber(host, port, topics)
         self.subscriber.start()
         self._rebase()
         self._mark = self.records.mark

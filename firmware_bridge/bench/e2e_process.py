@@ -27,8 +27,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.bench.e2e import WAIT_S, Key, MeasuredGame, Record, Results
+from firmware_bridge.bench.e2e import WAIT_S, Key, MeasuredGame, Receiver, Record, Results
 from firmware_bridge.bench.service_process import CommandTurns, ProcessStack
+from firmware_bridge.bench.subscriber_process import SubscriberProcess
 from firmware_bridge.demo.stack import DemoError, DemoStack, StackSettings
 from firmware_bridge.mqtt.topics import Topics
 from firmware_bridge.service.timing_probe import ENV
@@ -195,7 +196,14 @@ class ProcessGame(MeasuredGame, CommandTurns):
         finally:
             self.probe.close()
 
+    def make_subscriber(self, host: str, port: int, topics: Topics) -> Receiver:
+        """A process of its own, as a phone would be: not stamping arrivals under the simulator's GIL."""
+        return SubscriberProcess(host, port, topics)
+
     def service_figures(self) -> dict[str, Any]:
         stack = self.process_stack
-        return {"service_exit_code": stack.exit_code, "service_ready_s": round(stack.ready_s, 3),
-                "probe_bad_lines": self.probe.bad_lines}
+        figures = {"service_exit_code": stack.exit_code, "service_ready_s": round(stack.ready_s, 3),
+                   "probe_bad_lines": self.probe.bad_lines}
+        if isinstance(self.subscriber, SubscriberProcess):
+            figures["subscriber_bad_lines"] = self.subscriber.bad_lines
+        return figures

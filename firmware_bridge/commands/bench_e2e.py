@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     result = {
         **e2e.figures(results, quiet),
         "service": args.service,
+        "subscriber": args.service,  # (its own process beside the service's; in this one with an in-process service)
         "quiet_window_ms": round(quiet * 1000, 3),
         "transport": "serial",
         "broker": broker.kind,

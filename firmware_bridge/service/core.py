@@ -119,6 +119,8 @@ class Core:
                 self.handle(item)
             self.heartbeat = self.clock()
             if not inbox.qsize():
+                if self.session is not None:
+                    self.session.interpreter.tidy()  # (after publishing: freeing delays no verdict)
                 releaser.idle()  # (after publishing: the search's garbage goes back to the system)
 
     def handle(self, item: Input) -> None:

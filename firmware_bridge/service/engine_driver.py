@@ -42,6 +42,9 @@ class EngineDriver:
         """Resolve any pending chance node from the seed and report the open prompt."""
         return self._settle()
 
+    def tidy(self) -> None:
+        """(Nothing is cached between decisions.)"""
+
     # -- decisions --
 
     def external(self, action: Action) -> Verdict:

@@ -110,7 +110,10 @@ class Settings:
     max_in_hand: int = 8  # missing tokens a pending hand may hold
     max_hypotheses: int = 12  # explanations kept while a move is unfinished
     alternatives_depth: int = 1  # levels searched past the first match for explanations with other outcomes
-    cache_positions: int = 150  # positions (with their projections and children) kept between snapshots
+    # positions (with their projections and children) kept between snapshots of one turn: three quarters of a
+    # slow snapshot's expansions redo one an earlier snapshot (or another kept line) already did; ~20 KB each,
+    # and emptied when a turn is committed (no later snapshot can reach back past it)
+    cache_positions: int = 1000
     snapshot_budget: int = 12000  # states expanded per snapshot over every explanation (bounds the worst case)
     repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
     max_asking: int = 96  # explanations kept while a question the table cannot answer is open
@@ -158,6 +161,9 @@ class Recogniser:
         self._prompt_seq = 0
         self._state_key = state_key or _default_key
         self._nodes: dict[int, _Node] = {}
+        # positions dropped from the cache, freed by ``tidy`` when the service is idle (freeing a thousand
+        # positions takes milliseconds): only the latest such batch is kept, so memory stays bounded without it
+        self._stale: dict[int, _Node] = {}
         self._hidden = getattr(view, "hidden_key", None)
         # a view may project a position from its parent's projection (cheaper: most of the table is unchanged)
         self._project_after: Callable[[State, State, Projection], Projection] | None = getattr(
@@ -558,8 +564,21 @@ class Recogniser:
 
     def _remember(self, node: _Node) -> None:
         if len(self._nodes) >= self.settings.cache_positions:
-            self._nodes.clear()  # memory stays bounded; the next snapshots rebuild what they need
+            self._drop_positions()  # memory stays bounded; the next snapshots rebuild what they need
         self._nodes[id(node.state)] = node
+
+    def _drop_positions(self) -> None:
+        self._stale = self._nodes  # (the batch before it is freed here, if no idle moment came in between)
+        self._nodes = {}
+
+    @property
+    def positions_cached(self) -> tuple[int, int]:
+        """Searched positions kept for the next snapshots, and those dropped but not yet freed by ``tidy``."""
+        return len(self._nodes), len(self._stale)
+
+    def tidy(self) -> None:
+        """Free the positions dropped from the cache (the service calls it when its inbox is empty)."""
+        self._stale = {}
 
     def _child(self, node: _Node, action: Action) -> tuple[_Node, frozenset[str]]:
         got = node.children.get(action)
@@ -801,6 +820,7 @@ class Recogniser:
         key = self._turn_key(state)
         if key != self._turn_id:
             self._turn_id = key
+            self._drop_positions()  # (the finished turn's: an undo reaches back only within a turn)
             self._turn_marks = []
             self._turn_seen.clear()
             if self._observed is not None:

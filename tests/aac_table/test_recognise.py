@@ -483,3 +483,24 @@ def test_a_mistake_an_earlier_decision_of_the_turn_explains_is_not_made():
     _play_turns(game, 2)
     t = game.totals
     assert (t.missed_illegal, t.false_rejections, t.desyncs) == (0, 0, 0), t.notes
+
+
+def test_a_finished_turns_searched_positions_are_dropped_and_freed_when_idle():
+    """Positions searched in one turn serve its later snapshots; once the decisions of another turn or player are
+    committed no snapshot can reach back past them ("Redoing actions", p. 34, is within the turn), so they are
+    dropped, and freed by ``tidy``."""
+    game = table(2, seed=3)
+    rec = game.recogniser
+    while rec.positions_cached[0] == 0:  # a turn under way: its positions are kept
+        game.step()
+    turn = (rec.state.turn_number, rec.state.current_player)
+    while rec.positions_cached[1] == 0:
+        game.step()
+    assert (rec.state.turn_number, rec.state.current_player) != turn  # dropped once another's decisions began
+    kept, dropped = rec.positions_cached
+    assert dropped > 0
+    rec.tidy()
+    assert rec.positions_cached == (kept, 0)
+    for _ in range(30):  # and recognition goes on as before
+        game.step()
+    assert (game.totals.false_rejections, game.totals.desyncs) == (0, 0), game.totals.notes

@@ -33,6 +33,7 @@ class PebbleTable:
         self._state: Any = context.state
         self._last: Snapshot | None = None
         self._turn: list[Any] = []  # states before each take of this turn
+        self.tidied = 0  # idle moments the service gave it
 
     @property
     def state(self) -> State:
@@ -131,6 +132,9 @@ class PebbleTable:
 
     def resync(self) -> Verdict:
         return self._settle(())
+
+    def tidy(self) -> None:
+        self.tidied += 1
 
     def _settle(self, accepted: tuple[tuple[int, Action], ...]) -> Verdict:
         drawn = list(accepted)

@@ -6,8 +6,11 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 from firmware_bridge import memory
+from tests.bridge.conftest import PILE, service_config
+from tests.bridge.pebble_table import FakeTable, Pebbles, PebbleTable
 
 CHILD = textwrap.dedent("""
     import gc
@@ -68,3 +71,19 @@ def test_the_collector_waits_while_an_input_is_handled_and_runs_again_after():
     except ValueError:
         pass
     assert gc.isenabled(), "an exception must not leave the collector off"
+
+
+def test_the_service_lets_the_interpreter_tidy_once_its_inbox_is_empty(tmp_path, make_service):
+    """Freeing a turn's searched positions waits for an idle moment: it delays no verdict."""
+    table = FakeTable()
+    service = make_service(service_config(tmp_path), interpreter_factory=PebbleTable, table=table)
+    pebbles = Pebbles(table, PILE, 2)
+    pebbles.show()
+    interpreter = service.core.session.interpreter
+    assert isinstance(interpreter, PebbleTable)
+    before = interpreter.tidied
+    pebbles.take(service.core.session.state.seat, 1)
+    deadline = time.monotonic() + 10
+    while interpreter.tidied == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert interpreter.tidied > before
