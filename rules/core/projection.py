@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from rules.core.physical import Fidelity, LocationKind, LocationSpec, Reading, Snapshot
@@ -245,17 +246,24 @@ class Support:
     A snapshot taken while those decisions were carried out can only show tokens from this
     union (fewer is fine: tokens in a hand)."""
 
-    def __init__(self, units: UnitMap) -> None:
+    def __init__(self, units: UnitMap, only: AbstractSet[str] | None = None) -> None:
+        """``only``: the units ``covers`` will be asked about (the others are not gathered: a whole table
+        is ~100 units, the tokens a check needs are usually in one or two)."""
         self.units = units
+        self.only = only
         self.tokens: dict[str, Counter[str]] = {}
         self.counts: dict[str, int] = {}
 
     def add(self, projection: Projection) -> None:
-        for uid, toks in projection.frozen().items():
+        frozen = projection.frozen()
+        only = self.only
+        items = frozen.items() if only is None else ((u, frozen[u]) for u in only if u in frozen)
+        for uid, toks in items:
             self._put(uid, Counter(toks))
         for tok, allowed in projection.flexible:
             for uid in allowed:
-                self._put(uid, Counter((tok,)), extra=True)
+                if only is None or uid in only:
+                    self._put(uid, Counter((tok,)), extra=True)
 
     def _put(self, uid: str, toks: Counter[str], extra: bool = False) -> None:
         have = self.tokens.setdefault(uid, Counter())
@@ -265,7 +273,10 @@ class Support:
 
     def covers(self, observed: Mapping[str, tuple[str, ...] | int], only: Iterable[str] | None = None) -> bool:
         table = self.units.units
-        for uid in (only if only is not None else observed):
+        units = list(only if only is not None else self.only if self.only is not None else observed)
+        if self.only is not None and not all(u in self.only for u in units):
+            raise ValueError("asked about units this support was not gathered for")
+        for uid in units:
             act = observed.get(uid)
             unit = table.get(uid)
             if act is None:

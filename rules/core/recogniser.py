@@ -164,6 +164,8 @@ class Recogniser:
         # positions dropped from the cache, freed by ``tidy`` when the service is idle (freeing a thousand
         # positions takes milliseconds): only the latest such batch is kept, so memory stays bounded without it
         self._stale: dict[int, _Node] = {}
+        # (start, snapshot) -> the tokens the start position does not explain there (``_unexplained``)
+        self._extra_of: dict[tuple[int, int], tuple[State, object, list[str]]] = {}
         self._hidden = getattr(view, "hidden_key", None)
         # a view may project a position from its parent's projection (cheaper: most of the table is unchanged)
         self._project_after: Callable[[State, State, Projection], Projection] | None = getattr(
@@ -514,20 +516,28 @@ class Recogniser:
     def _unexplained(self, start: State, seen: Sequence[Mapping[str, tuple[str, ...] | int]]
                      ) -> list[tuple[Mapping[str, tuple[str, ...] | int], list[str]]]:
         """Of these snapshots, those showing tokens that ``start`` does not explain, and where."""
-        proj = self.view.project(start)
-        exp = proj.frozen()
-        unexplained = [(obs, list(compare(self.view.units, exp, proj.flexible, obs).extra)) for obs in seen]
-        return [(obs, extra) for obs, extra in unexplained if extra]
+        node = self._node(start)
+        out = []
+        for obs in seen:  # (each snapshot since the commit is compared once per start, not at every snapshot)
+            got = self._extra_of.get((id(start), id(obs)))
+            if got is None or got[0] is not start or got[1] is not obs:
+                got = (start, obs, list(compare(self.view.units, node.exp, node.proj.flexible, obs).extra))
+                if len(self._extra_of) >= 4 * self.settings.cache_positions:
+                    self._extra_of.clear()
+                self._extra_of[(id(start), id(obs))] = got
+            if got[2]:
+                out.append((obs, got[2]))
+        return out
 
     def _accounts_for(self, h: Hypothesis,
                       unexplained: Sequence[tuple[Mapping[str, tuple[str, ...] | int], list[str]]],
                       start: State | None = None) -> bool:
-        state = (start if start is not None else self._committed).clone()
-        support = Support(self.view.units)
-        support.add(self.view.project(state))
-        for _, action in h.path:
-            state.apply(action)
-            support.add(self.view.project(state))
+        support = Support(self.view.units, {uid for _, only in unexplained for uid in only})
+        node = self._node(start if start is not None else self._committed)
+        support.add(node.proj)
+        for _, action in h.path:  # (through the searched positions: their projections are cached)
+            node, _ = self._child(node, action)
+            support.add(node.proj)
         return all(support.covers(obs, only) for obs, only in unexplained)
 
     def _in_hand(self, state: State) -> bool:
@@ -570,6 +580,7 @@ class Recogniser:
     def _drop_positions(self) -> None:
         self._stale = self._nodes  # (the batch before it is freed here, if no idle moment came in between)
         self._nodes = {}
+        self._extra_of = {}
 
     @property
     def positions_cached(self) -> tuple[int, int]:
