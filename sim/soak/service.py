@@ -294,6 +294,8 @@ class ServiceSoakResult:
     journal_errors: int = 0  # journals that ``aetherlink journal verify`` refused
     slow_decisions: int = 0  # decisions the service had not followed within ``decision_wait`` (not an error)
     service_starts: int = 0
+    # ends of turn pressed again: the service restarted after the press and still showed the seat's turn
+    end_turns_repeated: int = 0
     recovery_s: list[float] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     wall_seconds: float = 0.0
@@ -309,7 +311,8 @@ class ServiceSoakResult:
         """Add another run's counts (a worker's games); ``wall_seconds`` stays this run's."""
         for name in ("games", "decisions", "lost_actions", "false_rejections", "missed_illegal", "truth_mismatches",
                      "desyncs", "crashes", "mistakes", "mistakes_flagged", "mistakes_pending", "prompts",
-                     "published_moves", "journal_errors", "slow_decisions", "service_starts"):
+                     "published_moves", "journal_errors", "slow_decisions", "service_starts",
+                     "end_turns_repeated"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for kind, count in other.faults.items():
             self.faults[kind] = self.faults.get(kind, 0) + count
@@ -333,7 +336,7 @@ class ServiceSoakResult:
             "mistakes_injected": self.mistakes, "mistakes_flagged": self.mistakes_flagged,
             "mistakes_pending": self.mistakes_pending,
             "prompts": self.prompts, "published_moves": self.published_moves, "slow_decisions": self.slow_decisions,
-            "service_starts": self.service_starts,
+            "service_starts": self.service_starts, "end_turns_repeated": self.end_turns_repeated,
             "kill_recovery_s_max": round(rec[-1], 2),
             "wall_seconds": round(self.wall_seconds, 1),
         }
@@ -610,7 +613,13 @@ class ServiceGame:
             if turn_over:
                 # refused when the controller saw the turn end already from the next player's hands
                 self.ask("end_turn", {"seat": seat})
-                self._settle(self.status(), final=True, when=f"the end of turn {truth.state.turn_number}")
+                self._settle(self.status(), final=True, when=f"the end of turn {truth.state.turn_number}",
+                             ended_by=seat)
+
+    def _service_run(self) -> int:
+        """Which run of the service this is (one more after each restart)."""
+        assert self.service is not None
+        return len(self.service.logs)
 
     def _in_hand(self) -> bool:
         with self.rig.lock:
@@ -619,13 +628,17 @@ class ServiceGame:
     def _disturbed(self) -> bool:
         return self.fault_active.is_set() or time.monotonic() < self.recovered_at + 3.0
 
-    def _settle(self, doc: dict[str, Any], *, final: bool, when: str = "", patience: float | None = None
-                ) -> dict[str, Any]:
+    def _settle(self, doc: dict[str, Any], *, final: bool, when: str = "", patience: float | None = None,
+                ended_by: int | None = None) -> dict[str, Any]:
         """Answer prompts and wait until the service stands where the truth does.
 
         ``final``: at the end of a turn the service must agree with the truth (else it is a false
         rejection or a mismatch); after a single decision a pending verdict is acceptable, and
-        ``patience`` (default ``decision_wait``) is how long to give the service to follow it."""
+        ``patience`` (default ``decision_wait``) is how long to give the service to follow it.
+        ``ended_by``: the seat that has just pressed its end-turn button. A press is a moment, not a
+        move: a service killed before it finished with it (the question it asked about a choice the
+        table cannot show is gone with it) shows that seat's turn still under way once it is back,
+        and the player presses again, as anyone at the table would."""
         assert self.watcher is not None
         if patience is None:
             patience = 12.0 if final else self.cfg.decision_wait
@@ -634,6 +647,7 @@ class ServiceGame:
         truth_doc = normalised(self.truth.state)
         seen = self.watcher.states_seen()
         calmed = False  # faults held off (``calm``) for one last undisturbed chance
+        pressed_in = self._service_run()
         try:
             while True:
                 prompts = doc.get("prompts") or []
@@ -646,6 +660,13 @@ class ServiceGame:
                     self.memory.agreed(len(self.truth.state.history))
                     self._in_sync = True
                     return doc
+                if (ended_by is not None and self._service_run() != pressed_in and in_sync
+                        and not sync.get("pending") and (doc.get("turn") or {}).get("seat") == ended_by):
+                    pressed_in = self._service_run()
+                    self.result.end_turns_repeated += 1
+                    self.ask("end_turn", {"seat": ended_by})
+                    doc = self.status()
+                    continue
                 # a fault gives the service more time, within bounds (faults may come faster than it recovers)
                 if self._disturbed() and not calmed and time.monotonic() - started < (30.0 if final else 5.0):
                     deadline = max(deadline, time.monotonic() + patience)

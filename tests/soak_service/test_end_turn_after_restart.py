@@ -1,0 +1,61 @@
+"""A seat's end-turn press lost with a killed service is pressed again, as a player would (sim/soak/service.py)."""
+
+from __future__ import annotations
+
+import threading
+import types
+from typing import Any
+
+import pytest
+
+from sim.soak import service as soak_service
+from sim.soak.service import ServiceGame, ServiceSoakResult
+
+TRUTH = {"turn": 100}
+BEFORE = {"turn": 99}
+
+
+def stand_in(monkeypatch: pytest.MonkeyPatch, restarts: bool) -> tuple[ServiceGame, list[str]]:
+    """A soak game whose service stands at seat 2's turn, in sync, until an end-turn press reaches it."""
+    monkeypatch.setattr(soak_service, "normalised", lambda state: TRUTH)
+    soak = ServiceGame.__new__(ServiceGame)
+    asked: list[str] = []
+    shown = {"table": BEFORE}
+    runs = iter([1, 2, 2, 2, 2, 2] if restarts else [1] * 6)
+
+    def ask(command: str, payload: dict[str, Any] | None = None, timeout: float = 60.0) -> dict[str, Any]:
+        asked.append(command)
+        if command == "end_turn":
+            shown["table"] = TRUTH
+        return {"status": "ok"}
+
+    def status() -> dict[str, Any]:
+        return {"sync": {"in_sync": True, "pending": False}, "prompts": [], "table": shown["table"],
+                "turn": {"seat": 2 if shown["table"] is BEFORE else 3}}
+
+    attributes = {
+        "watcher": types.SimpleNamespace(states_seen=lambda: 0, wait_state=lambda seen, timeout: None),
+        "truth": types.SimpleNamespace(state=types.SimpleNamespace(history=[])),
+        "memory": types.SimpleNamespace(agreed=lambda n: None), "result": ServiceSoakResult(),
+        "cfg": types.SimpleNamespace(decision_wait=0.4), "calm": threading.Lock(), "seed": 1, "decisions": 9,
+        "ask": ask, "status": status, "_service_run": lambda: next(runs, 2 if restarts else 1),
+        "_disturbed": lambda: False, "_record_problem": lambda doc: None, "_resync": lambda: None,
+    }
+    for name, value in attributes.items():
+        setattr(soak, name, value)
+    return soak, asked
+
+
+def test_a_service_back_from_a_restart_at_the_seats_turn_gets_the_press_again(monkeypatch):
+    soak, asked = stand_in(monkeypatch, restarts=True)
+    doc = soak._settle(soak.status(), final=True, patience=0.3, ended_by=2)
+    assert doc["table"] == TRUTH
+    assert asked == ["end_turn"]
+    assert soak.result.end_turns_repeated == 1 and soak.result.desyncs == 0
+
+
+def test_without_a_restart_the_press_is_not_repeated_and_the_difference_is_a_desync(monkeypatch):
+    soak, asked = stand_in(monkeypatch, restarts=False)
+    soak._settle(soak.status(), final=True, patience=0.3, ended_by=2)
+    assert asked == []
+    assert soak.result.end_turns_repeated == 0 and soak.result.desyncs == 1
