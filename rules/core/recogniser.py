@@ -112,7 +112,7 @@ class Settings:
     alternatives_depth: int = 1  # levels searched past the first match for explanations with other outcomes
     # positions (with their projections and children) kept between snapshots of one turn: three quarters of a
     # slow snapshot's expansions redo one an earlier snapshot (or another kept line) already did; ~20 KB each,
-    # and emptied when a turn is committed (no later snapshot can reach back past it)
+    # dropped when a commit begins another turn or another player's decisions (no snapshot reaches back past it)
     cache_positions: int = 1000
     snapshot_budget: int = 12000  # states expanded per snapshot over every explanation (bounds the worst case)
     repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
