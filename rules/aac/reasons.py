@@ -295,9 +295,15 @@ def _load(st: AacState, f: Frame, a: Action) -> Reason:
         if src != "exhausted" and any(s == "exhausted" for s, _ in sources):
             return (Msg("You still have exhausted energy: take energy from elsewhere only when your exhausted "
                         "pool is empty (p. 12)."), (src,))
-        return (Msg("There is no {energy} energy to take from {place}.", energy=terms.energy(e),
-                    place=terms.place(st, src)), (src,))
+        return (_none_to_take(st, e, src), (src,))
     return None
+
+
+def _none_to_take(st: AacState, e: str, src: str) -> Msg:
+    """Nothing of that energy where it was taken from (an empty ``e``: a presence-only slot, which energy unknown)."""
+    if not e:
+        return Msg("There is no energy to take from {place}.", place=terms.place(st, src))
+    return Msg("There is no {energy} energy to take from {place}.", energy=terms.energy(e), place=terms.place(st, src))
 
 
 def _track_place(st: AacState, f: Frame, a: Action) -> Reason:
@@ -313,8 +319,7 @@ def _track_place(st: AacState, f: Frame, a: Action) -> Reason:
     if f["left"] <= 0:
         return (Msg("No movement left."), ())
     if (src, e) not in energy_sources(st, pl):
-        return (Msg("There is no {energy} energy to take from {place}.", energy=terms.energy(e),
-                    place=terms.place(st, src)), (src,))
+        return (_none_to_take(st, e, src), (src,))
     return None
 
 

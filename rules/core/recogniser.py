@@ -118,6 +118,7 @@ class Settings:
     repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
     max_asking: int = 96  # explanations kept while a question the table cannot answer is open
     vanish_budget: int = 300  # states expanded, at a table with unsensed places, to explain tokens only missing
+    vanish_depth: int = 1  # levels searched for them (a token put where no sensor looks, after decisions unseen)
     max_between: int = 6  # decisions of one position kept as moves in progress (more: the position itself)
     through_depth: int = 3  # decisions after an answer that may lead to where another option went ("_through")
     through_budget: int = 600  # states expanded to find them, per explanation the answer rules out
@@ -641,6 +642,7 @@ class Recogniser:
             # search goes on, for the table may as well show the next decisions begun
             result.partial.append(again)
         carried = len(result.partial)
+        vanish_levels = 0  # (levels still to search for tokens that may have gone where no sensor looks)
         if goal is None and cmp0.missing_only and cmp0.score <= settings.max_in_hand:
             if not carried:
                 result.partial.append(again)
@@ -650,6 +652,7 @@ class Recogniser:
             # or put where no sensor looks (exhausted to an unsensed pool): look for decisions that say so,
             # keeping the hand at work as an explanation until the table tells them apart
             budget = min(budget, settings.vanish_budget)
+            vanish_levels = settings.vanish_depth
         level: list[tuple[Hypothesis, _Node, Comparison]] = [(start, root, cmp0)]
         visited = {root.key}
         plausible = getattr(self.view, "plausible", None)
@@ -722,7 +725,8 @@ class Recogniser:
                     if quiet_levels < 0 or not level:
                         break
                 continue
-            if len(result.partial) > carried or not nxt or result.expansions >= budget:
+            vanish_levels -= 1
+            if (len(result.partial) > carried and vanish_levels <= 0) or not nxt or result.expansions >= budget:
                 break  # a move is visibly in progress: the next snapshot will tell more
             if _depth + 1 >= settings.max_depth:
                 break  # (the levels past it are for invisible alternatives of a match only)

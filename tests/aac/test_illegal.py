@@ -462,3 +462,25 @@ def test_a_placement_of_an_unknown_energy_names_no_energy_p16():
     else:
         raise AssertionError("placing with an empty hand was accepted")
     assert st.to_json() == before
+
+
+def test_loading_an_unknown_energy_from_an_empty_place_names_no_energy_p12():
+    """ADVANCE step 4 (p. 12): energy is taken from the exhausted pool first. A presence-only slot shows that an
+    energy was loaded, not which: the reason names none rather than an empty one ("There is no  energy to take
+    from your exhausted pool", presence soak, seed 105)."""
+    st = new(3)
+    pl = st.players[0]
+    for e in list(pl.exhausted):
+        pl.pool[e] += pl.exhausted[e]
+        pl.exhausted[e] = 0
+    done(st)
+    play(st, "slide aureon.0a")
+    before = st.to_json()
+    try:
+        st.apply(Action("load", (1, "top", "", "exhausted")))
+    except rules.IllegalAction as exc:
+        assert str(exc) == "There is no energy to take from your exhausted pool.", str(exc)
+        assert "pas d'énergie à prendre" in exc.reason("fr") and "  " not in exc.reason("fr")
+    else:
+        raise AssertionError("loading from an empty exhausted pool was accepted")
+    assert st.to_json() == before

@@ -8,6 +8,7 @@ turn), the turn structure (p. 11-16) and every decision the engine names.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -504,3 +505,36 @@ def test_a_finished_turns_searched_positions_are_dropped_and_freed_when_idle():
     for _ in range(30):  # and recognition goes on as before
         game.step()
     assert (game.totals.false_rejections, game.totals.desyncs) == (0, 0), game.totals.notes
+
+
+def _explanations_with_compass_lifted(vanish_depth: int, vanish_budget: int) -> list[list[str]]:
+    """Presence soak seed 100 (2 players), decision 57: Multanec used an action whose benefit lifts the Compass
+    off the Beacon's space 1 (sensed) to put it in the common pool (unsensed). The explanations kept after each
+    snapshot of that decision."""
+    game = table(2, seed=100, fidelity="presence", mistakes=0.005)
+    rec = game.recogniser
+    rec.settings = dataclasses.replace(rec.settings, vanish_depth=vanish_depth, vanish_budget=vanish_budget)
+    for _ in range(56):  # (the truth's decisions, no mistake made)
+        game.step()
+    kept: list[list[str]] = []
+    observe = rec.observe
+
+    def noted(snapshot: Snapshot) -> Verdict:
+        verdict = observe(snapshot)
+        kept.extend([str(a) for _, a in h.path] for h in rec._hyps)
+        return verdict
+
+    rec.observe = noted  # type: ignore[method-assign]
+    game.step()
+    assert str(game.truth.state.history[-1][1]) == "Action(lift, 'mon:beacon:1')"
+    assert kept  # (the lift was seen)
+    return kept
+
+
+def test_a_deeper_search_finds_a_token_put_where_no_sensor_looks_after_unseen_decisions():
+    """``vanish_depth``: tokens only missing from the table may be in a hand, or put where no sensor looks
+    after decisions the table does not show (an action used, its benefit moving energy to the pool). One
+    level (the default) finds only the last; four (with the budget they need) find the line through the pool."""
+    through_pool = "Action(place, 'compass', 'pool')"
+    assert not any(through_pool in path for path in _explanations_with_compass_lifted(1, 300))
+    assert any(through_pool in path for path in _explanations_with_compass_lifted(4, 2000))
