@@ -52,6 +52,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
+from firmware_bridge.bench.arrivals import Arrivals
 from firmware_bridge.bench.stats import summary_ms
 from firmware_bridge.demo.aac import AacDemo
 from firmware_bridge.demo.stack import DemoStack, StackSettings
@@ -94,13 +95,12 @@ class Receiver(Protocol):
     def wait_quiet(self, quiet: float = 0.15, timeout: float = 5.0) -> None: ...
 
 
-class Subscriber:
+class Subscriber(Arrivals):
     """A paho-mqtt 2.x client that timestamps every live state/event message of one board (in this process)."""
 
     def __init__(self, host: str, port: int, topics: Topics):
+        super().__init__()
         self.host, self.port, self.topics = host, port, topics
-        self.arrivals: list[tuple[float, str]] = []  # (monotonic time, topic suffix), in arrival order
-        self._cond = threading.Condition()
         self._subscribed = threading.Event()
         self.client = mqtt.Client(callback_api_version=CallbackAPIVersion.VERSION2,
                                   client_id=f"aetherlink-bench-{secrets.token_hex(4)}")
@@ -129,30 +129,7 @@ class Subscriber:
         now = time.monotonic()
         if message.retain:  # a replay of the retained state on subscription, not a live publication
             return
-        suffix = message.topic[len(self.topics.root) + 1:]
-        with self._cond:
-            self.arrivals.append((now, suffix))
-            self._cond.notify_all()
-
-    @property
-    def count(self) -> int:
-        with self._cond:
-            return len(self.arrivals)
-
-    def wait_count(self, n: int, timeout: float) -> bool:
-        with self._cond:
-            return self._cond.wait_for(lambda: len(self.arrivals) >= n, timeout)
-
-    def wait_quiet(self, quiet: float = 0.15, timeout: float = 5.0) -> None:
-        """Until no message arrived for ``quiet`` seconds."""
-        deadline = time.monotonic() + timeout
-        last = -1
-        while time.monotonic() < deadline:
-            n = self.count
-            if n == last:
-                return
-            last = n
-            time.sleep(quiet)
+        self.arrived(now, message.topic[len(self.topics.root) + 1:])
 
 
 # -- the service side: probe publisher, HAL release stamps, core handling stamps ------------------------------

@@ -29,19 +29,19 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
+from firmware_bridge.bench.arrivals import Arrivals
 from firmware_bridge.mqtt.client import no_delay
 from firmware_bridge.mqtt.topics import Topics
 
 READY = "subscribed"
 
 
-class SubscriberProcess:
+class SubscriberProcess(Arrivals):
     """``Subscriber``'s interface (``arrivals``, ``count``, ``wait_count``, ``wait_quiet``), received by a child."""
 
     def __init__(self, host: str, port: int, topics: Topics):
+        super().__init__()
         self.host, self.port, self.topics = host, port, topics
-        self.arrivals: list[tuple[float, str]] = []  # (monotonic time, topic suffix), in arrival order
-        self._cond = threading.Condition()
         self._ready = threading.Event()
         self._proc: subprocess.Popen[str] | None = None
         self._reader: threading.Thread | None = None
@@ -83,33 +83,11 @@ class SubscriberProcess:
                 continue
             stamp, _, suffix = text.partition(" ")
             try:
-                arrival = (float(stamp), suffix)
+                at = float(stamp)
             except ValueError:
                 self.bad_lines += 1
                 continue
-            with self._cond:
-                self.arrivals.append(arrival)
-                self._cond.notify_all()
-
-    @property
-    def count(self) -> int:
-        with self._cond:
-            return len(self.arrivals)
-
-    def wait_count(self, n: int, timeout: float) -> bool:
-        with self._cond:
-            return self._cond.wait_for(lambda: len(self.arrivals) >= n, timeout)
-
-    def wait_quiet(self, quiet: float = 0.15, timeout: float = 5.0) -> None:
-        """Until no message arrived for ``quiet`` seconds."""
-        deadline = time.monotonic() + timeout
-        last = -1
-        while time.monotonic() < deadline:
-            n = self.count
-            if n == last:
-                return
-            last = n
-            time.sleep(quiet)
+            self.arrived(at, suffix)
 
 
 def _receive(host: str, port: int, state_topic: str, root: str) -> int:

@@ -76,6 +76,14 @@ def to_pool(st: AacState, s: int, *energies: str) -> None:
         pl.pool[e] += 1
 
 
+def empty_exhausted(st: AacState, s: int) -> None:
+    """Move seat ``s``'s whole exhausted pool into its tile pool (energy must then come from elsewhere)."""
+    pl = st.players[s]
+    for e in list(pl.exhausted):
+        pl.pool[e] += pl.exhausted[e]
+        pl.exhausted[e] = 0
+
+
 def to_section(st: AacState, s: int, monument: str, space: int, energy: str) -> None:
     st.players[s].exhausted[energy] -= 1
     st.board.mon_spaces[monument][space - 1] = (s, energy)

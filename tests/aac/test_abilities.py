@@ -9,6 +9,7 @@ from tests.aac.scenario import (
     clear_device,
     complete_section,
     done,
+    empty_exhausted,
     legal,
     new,
     play,
@@ -196,10 +197,7 @@ def _deploying_wild(options=ON, exhausted_empty=False):
     done(st)
     play(st, "exhaust 1 bottom magnet", "use 1 0", "deploy 4")
     if exhausted_empty:
-        pl = st.players[0]
-        for e in list(pl.exhausted):
-            pl.pool[e] += pl.exhausted[e]
-            pl.exhausted[e] = 0
+        empty_exhausted(st, 0)
         done(st)
     play(st, "place wild mon:gate:1")
     return st

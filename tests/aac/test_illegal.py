@@ -8,6 +8,7 @@ from tests.aac.scenario import (
     bind,
     clear_device,
     done,
+    empty_exhausted,
     legal,
     new,
     play,
@@ -124,17 +125,14 @@ def test_taking_energy_from_elsewhere_while_exhausted_has_some_p12():
 
 def test_running_out_of_energy_takes_from_elsewhere_p12():
     st = new(3)
-    pl = st.players[0]
-    for e in list(pl.exhausted):  # move the whole exhausted pool into the tile pool
-        pl.pool[e] += pl.exhausted[e]
-        pl.exhausted[e] = 0
+    empty_exhausted(st, 0)
     done(st)
     play(st, "slide aureon.0a")
     options = legal(st)
     assert "load 1 top compass pool" in options
     assert any(o.startswith("load 1 top") and o.endswith(" dev:2:top") for o in options)
     play(st, "load 1 top compass pool")
-    assert pl.rows["aureon.0a"][0] == ["compass"]
+    assert st.players[0].rows["aureon.0a"][0] == ["compass"]
 
 
 def _moving(space: str, came_from: str | None, left: int = 1):
@@ -469,10 +467,7 @@ def test_loading_an_unknown_energy_from_an_empty_place_names_no_energy_p12():
     energy was loaded, not which: the reason names none rather than an empty one ("There is no  energy to take
     from your exhausted pool", presence soak, seed 105)."""
     st = new(3)
-    pl = st.players[0]
-    for e in list(pl.exhausted):
-        pl.pool[e] += pl.exhausted[e]
-        pl.exhausted[e] = 0
+    empty_exhausted(st, 0)
     done(st)
     play(st, "slide aureon.0a")
     before = st.to_json()

@@ -47,8 +47,10 @@ def test_bench_e2e_measures_the_requested_events_on_a_real_broker(mosquitto: Mos
     assert all(stages[name]["n"] == 100 for name in ("link_and_stabiliser_minus_quiet", "hal_to_core_queue",
                                                      "core_to_first_publish", "first_publish_to_received"))
     assert stages["hal_to_core_queue"]["p50_ms"] >= 0 and stages["first_publish_to_received"]["p50_ms"] >= 0
-    if where == "--service-process":  # the child's own figures: it stopped cleanly, its probe lines all read
-        assert all(g["service_exit_code"] == 0 and g["probe_bad_lines"] == 0 for g in result["games"])
+    assert result["subscriber"] == result["service"]  # (a process of its own beside a service process)
+    if where == "--service-process":  # the children's own figures: the service stopped cleanly, every line read
+        assert all(g["service_exit_code"] == 0 and g["probe_bad_lines"] == 0 and g["subscriber_bad_lines"] == 0
+                   for g in result["games"])
 
 
 def test_bench_e2e_refuses_to_profile_a_service_in_another_process():
