@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import abc
 import threading
 import time
 
 
-class Arrivals:
-    """``(monotonic time, topic suffix)`` of each live state/event message, and waits on their number."""
+class Arrivals(abc.ABC):
+    """A measuring subscriber: ``(monotonic time, topic suffix)`` of each live state/event message, and
+    waits on their number; ``start`` subscribes, ``stop`` leaves (in this process or in a child)."""
 
     def __init__(self) -> None:
         self.arrivals: list[tuple[float, str]] = []  # in arrival order
         self._cond = threading.Condition()
+
+    @abc.abstractmethod
+    def start(self, timeout: float = 10.0) -> None: ...
+
+    @abc.abstractmethod
+    def stop(self) -> None: ...
 
     def arrived(self, at: float, suffix: str) -> None:
         with self._cond:

@@ -78,23 +78,6 @@ class Enough(Exception):
 # -- the subscriber -------------------------------------------------------------------------------
 
 
-class Receiver(Protocol):
-    """What the measurement needs of a subscriber: the live messages' arrival times, in order."""
-
-    arrivals: list[tuple[float, str]]
-
-    def start(self, timeout: float = 10.0) -> None: ...
-
-    def stop(self) -> None: ...
-
-    @property
-    def count(self) -> int: ...
-
-    def wait_count(self, n: int, timeout: float) -> bool: ...
-
-    def wait_quiet(self, quiet: float = 0.15, timeout: float = 5.0) -> None: ...
-
-
 class Subscriber(Arrivals):
     """A paho-mqtt 2.x client that timestamps every live state/event message of one board (in this process)."""
 
@@ -363,7 +346,7 @@ class MeasuredGame(AacDemo):
         self.records = records
         self.results = results
         self.target = target
-        self.subscriber: Receiver | None = None
+        self.subscriber: Arrivals | None = None
         self.offset = 0  # probe numbers minus subscriber numbers for the same message
         self._changed_at: float | None = None
         self._levels = 0
@@ -384,7 +367,7 @@ class MeasuredGame(AacDemo):
         """What the game's result says about the service (its exit status, when it is a process)."""
         return {}
 
-    def make_subscriber(self, host: str, port: int, topics: Topics) -> Receiver:
+    def make_subscriber(self, host: str, port: int, topics: Topics) -> Arrivals:
         """The measuring subscriber (here, in this process: it shares the simulator's GIL, as the service does)."""
         return Subscriber(host, port, topics)
 

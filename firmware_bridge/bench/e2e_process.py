@@ -27,7 +27,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.bench.e2e import WAIT_S, Key, MeasuredGame, Receiver, Record, Results
+from firmware_bridge.bench.arrivals import Arrivals
+from firmware_bridge.bench.e2e import WAIT_S, Key, MeasuredGame, Record, Results
 from firmware_bridge.bench.service_process import CommandTurns, ProcessStack
 from firmware_bridge.bench.subscriber_process import SubscriberProcess
 from firmware_bridge.demo.stack import DemoError, DemoStack, StackSettings
@@ -196,7 +197,7 @@ class ProcessGame(MeasuredGame, CommandTurns):
         finally:
             self.probe.close()
 
-    def make_subscriber(self, host: str, port: int, topics: Topics) -> Receiver:
+    def make_subscriber(self, host: str, port: int, topics: Topics) -> Arrivals:
         """A process of its own, as a phone would be: not stamping arrivals under the simulator's GIL."""
         return SubscriberProcess(host, port, topics)
 

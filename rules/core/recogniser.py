@@ -165,8 +165,6 @@ class Recogniser:
         # positions dropped from the cache, freed by ``tidy`` when the service is idle (freeing a thousand
         # positions takes milliseconds): only the latest such batch is kept, so memory stays bounded without it
         self._stale: dict[int, _Node] = {}
-        # (start, snapshot) -> the tokens the start position does not explain there (``_unexplained``)
-        self._extra_of: dict[tuple[int, int], tuple[State, object, list[str]]] = {}
         self._hidden = getattr(view, "hidden_key", None)
         # a view may project a position from its parent's projection (cheaper: most of the table is unchanged)
         self._project_after: Callable[[State, State, Projection], Projection] | None = getattr(
@@ -517,18 +515,9 @@ class Recogniser:
     def _unexplained(self, start: State, seen: Sequence[Mapping[str, tuple[str, ...] | int]]
                      ) -> list[tuple[Mapping[str, tuple[str, ...] | int], list[str]]]:
         """Of these snapshots, those showing tokens that ``start`` does not explain, and where."""
-        node = self._node(start)
-        out = []
-        for obs in seen:  # (each snapshot since the commit is compared once per start, not at every snapshot)
-            got = self._extra_of.get((id(start), id(obs)))
-            if got is None or got[0] is not start or got[1] is not obs:
-                got = (start, obs, list(compare(self.view.units, node.exp, node.proj.flexible, obs).extra))
-                if len(self._extra_of) >= 4 * self.settings.cache_positions:
-                    self._extra_of.clear()
-                self._extra_of[(id(start), id(obs))] = got
-            if got[2]:
-                out.append((obs, got[2]))
-        return out
+        node = self._node(start)  # (its projection is cached: the search met it)
+        unexplained = [(obs, list(compare(self.view.units, node.exp, node.proj.flexible, obs).extra)) for obs in seen]
+        return [(obs, extra) for obs, extra in unexplained if extra]
 
     def _accounts_for(self, h: Hypothesis,
                       unexplained: Sequence[tuple[Mapping[str, tuple[str, ...] | int], list[str]]],
@@ -581,7 +570,6 @@ class Recogniser:
     def _drop_positions(self) -> None:
         self._stale = self._nodes  # (the batch before it is freed here, if no idle moment came in between)
         self._nodes = {}
-        self._extra_of = {}
 
     @property
     def positions_cached(self) -> tuple[int, int]:
