@@ -62,6 +62,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from sim.soak.service import FAULT_KINDS, ServiceSoakConfig, SoakError, run_service_soak
+    from sim.soak.stopping import stop_on_sigterm
 
     cfg = ServiceSoakConfig(games=args.games, seed=args.seed, players=args.players, fault_rate=args.fault_rate,
                             kinds=args.faults or FAULT_KINDS, mistake_every=args.mistake_every,
@@ -71,6 +72,7 @@ def _run(args: argparse.Namespace) -> int:
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
+    stop_on_sigterm()  # (a soak stopped by ``timeout`` or ``kill`` stops its services and brokers too)
     try:
         result = run_service_soak(cfg, say)
     except SoakError as exc:
@@ -84,6 +86,9 @@ def _run(args: argparse.Namespace) -> int:
     else:
         for key, value in figures.items():
             print(f"{key:>22}: {value}")
+    if result.stopped:
+        say(f"aetherlink soak service: stopped after {result.games} of {cfg.games} games")
+        return 3
     return 1 if result.errors() else 0
 
 

@@ -5,11 +5,15 @@ survive replugging into another USB socket) or any pyserial URL. Unplugging
 shows up as an I/O error or as silence longer than the link timeout; either
 way the port is closed, the device's locations stop being trusted, and the
 port is reopened every ``reconnect_interval`` until the device answers again.
+Each change is logged once (not every retry): a port that cannot be opened
+(missing, or held by another process: ports are opened for exclusive use), a
+port opened, a link lost.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +23,8 @@ import serial
 
 from hal.link.session import HostSession, LedValue
 from hal.status import DeviceStatus
+
+log = logging.getLogger("aetherlink.hal.link")
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,7 @@ class SerialLink:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._opened_before = False
+        self._open_error = ""  # the last reason the port could not be opened (logged when it changes)
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name=f"serial-{self.status.id}", daemon=True)
@@ -86,10 +93,16 @@ class SerialLink:
             except (serial.SerialException, OSError, ValueError) as exc:
                 self.status.state = "disconnected"
                 self.status.last_error = f"cannot open {self.port}: {exc}"
+                if str(exc) != self._open_error:
+                    self._open_error = str(exc)
+                    log.warning("device %s: %s (retrying every %.1f s)", self.status.id, self.status.last_error,
+                                self.settings.reconnect_interval)
                 self._stop.wait(self.settings.reconnect_interval)
                 continue
             if self._opened_before:
                 self.status.reconnects += 1
+            log.info("device %s: %s %s", self.status.id, "reopened" if self._opened_before else "opened", self.port)
+            self._open_error = ""
             self._opened_before = True
             self.status.connected = True
             self.status.state = "connecting"
@@ -97,6 +110,7 @@ class SerialLink:
                 self._serve(ser)
             except (serial.SerialException, OSError, LinkLost) as exc:
                 self.status.last_error = f"{self.port}: {exc}"
+                log.warning("device %s: link lost: %s", self.status.id, self.status.last_error)
             finally:
                 with contextlib.suppress(serial.SerialException, OSError):
                     ser.close()

@@ -62,6 +62,7 @@ from sim.link.virtual_mcu import fast_timing
 from sim.players.aac import AacTruth
 from sim.players.memory import PromptMemory
 from sim.players.mistakes import MistakeBook
+from sim.soak.stopping import Stopped, stop_workers, worker_setup
 from sim.table.model import BOX as BOX_HAND
 
 FAULT_KINDS = ("noise", "unplug", "broker", "kill")
@@ -299,6 +300,7 @@ class ServiceSoakResult:
     recovery_s: list[float] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     wall_seconds: float = 0.0
+    stopped: bool = False  # told to stop (SIGTERM, Ctrl-C) before the last game: figures of the games that ended
     echo: Callable[[str], None] | None = None  # shows each note as it happens (long soaks)
 
     def note(self, text: str) -> None:
@@ -338,7 +340,7 @@ class ServiceSoakResult:
             "prompts": self.prompts, "published_moves": self.published_moves, "slow_decisions": self.slow_decisions,
             "service_starts": self.service_starts, "end_turns_repeated": self.end_turns_repeated,
             "kill_recovery_s_max": round(rec[-1], 2),
-            "wall_seconds": round(self.wall_seconds, 1),
+            "wall_seconds": round(self.wall_seconds, 1), "stopped": self.stopped,
         }
 
 
@@ -500,6 +502,7 @@ class ServiceGame:
         self.decisions = 0
         self.problems = 0  # problem-N.json files written (``_record_problem``)
         self._in_sync = True
+        self.interrupted = False  # the soak was told to stop mid-game: clean up, judge nothing
 
     # -- set up --------------------------------------------------------------------------------------
     def _write_config(self) -> Path:
@@ -534,6 +537,9 @@ class ServiceGame:
             self._settle(doc, final=True)
             faults.start()
             self._play()
+        except KeyboardInterrupt:
+            self.interrupted = True
+            raise
         finally:
             self.stop_faults.set()
             if faults.is_alive():
@@ -856,6 +862,9 @@ class ServiceGame:
                 self.result.note(f"game seed {self.seed}: published move seq {seq} missing from the journal {when}")
 
     def _finish(self) -> None:
+        if self.interrupted:  # (told to stop: the processes go, the unfinished game is not judged)
+            self._release()
+            return
         result = self.result
         try:
             if self.service is not None and self.watcher is not None:
@@ -884,11 +893,18 @@ class ServiceGame:
                 for where in self.service.tracebacks():
                     result.crashes += 1
                     result.note(f"game seed {self.seed}: Traceback in the service's log at {where}")
-            if self.watcher is not None:
-                self.watcher.stop()
-            self.rig.stop()
+            self._release()
             result.games += 1
             result.decisions += self.decisions
+
+    def _release(self) -> None:
+        """Stop the service, the MQTT client and the simulated table."""
+        if self.service is not None:
+            with self.service_lock:
+                self.service.stop()
+        if self.watcher is not None:
+            self.watcher.stop()
+        self.rig.stop()
 
 
 # -- the whole soak ---------------------------------------------------------------------------------------
@@ -920,8 +936,14 @@ def run_service_soak(cfg: ServiceSoakConfig, say: Callable[[str], None] = lambda
             directory.mkdir()
             if mosquitto is not None and mosquitto.process is None:
                 mosquitto.start()
-            game = ServiceGame(game_cfg, players, seed, directory, broker, mosquitto, result, say)
-            _run_game(game)
+            played = ServiceSoakResult(echo=say)  # (added once the game has ended: a stopped game is not judged)
+            game = ServiceGame(game_cfg, players, seed, directory, broker, mosquitto, played, say)
+            try:
+                _run_game(game)
+            except Stopped:
+                result.stopped = True
+                break
+            result.merge(played)
             result.wall_seconds = time.monotonic() - started
             say(f"  {n + 1}/{cfg.games} games, {result.decisions} decisions, "
                 f"faults {sum(result.faults.values())} {result.faults}, errors {result.errors()}, "
@@ -957,7 +979,7 @@ def game_config(cfg: ServiceSoakConfig, n: int) -> ServiceSoakConfig:
 
 
 def _one_game(cfg: ServiceSoakConfig, n: int) -> ServiceSoakResult:
-    """Game ``n`` of ``cfg`` (in a worker process)."""
+    """Game ``n`` of ``cfg`` (in a worker process, set up by ``worker_setup``)."""
     game_cfg = game_config(cfg, n)
 
     def say(text: str) -> None:
@@ -965,8 +987,16 @@ def _one_game(cfg: ServiceSoakConfig, n: int) -> ServiceSoakResult:
             print(f"[game {n + 1}] {text.strip()}", file=sys.stderr, flush=True)
 
     result = run_service_soak(game_cfg, say)
+    if result.stopped:
+        os._exit(143)  # (its game is cleaned up; the worker must not start the next one)
     result.echo = None  # (goes back to the parent)
     return result
+
+
+def _abandon(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """No more games; the workers stop theirs (each its service, broker and table) before they go."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    stop_workers()
 
 
 def _run_side_by_side(cfg: ServiceSoakConfig, say: Callable[[str], None]) -> ServiceSoakResult:
@@ -974,17 +1004,25 @@ def _run_side_by_side(cfg: ServiceSoakConfig, say: Callable[[str], None]) -> Ser
     result = ServiceSoakResult(echo=say)
     started = time.monotonic()
     context = multiprocessing.get_context("spawn")  # (a clean interpreter: no threads carried over by fork)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=min(cfg.workers, cfg.games), mp_context=context) as pool:
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(cfg.workers, cfg.games), mp_context=context,
+                                                initializer=worker_setup) as pool:
         futures = {pool.submit(_one_game, cfg, n): n for n in range(cfg.games)}
-        for future in concurrent.futures.as_completed(futures):
-            n = futures[future]
-            try:
-                result.merge(future.result())
-            except SoakError as exc:
-                raise SoakError(f"game {n + 1}: {exc}") from None
-            result.wall_seconds = time.monotonic() - started
-            say(f"  {result.games}/{cfg.games} games (game {n + 1} ended), {result.decisions} decisions, "
-                f"faults {sum(result.faults.values())} {result.faults}, errors {result.errors()}, "
-                f"{result.wall_seconds:.0f} s")
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                n = futures[future]
+                try:
+                    result.merge(future.result())
+                except SoakError as exc:
+                    raise SoakError(f"game {n + 1}: {exc}") from None
+                result.wall_seconds = time.monotonic() - started
+                say(f"  {result.games}/{cfg.games} games (game {n + 1} ended), {result.decisions} decisions, "
+                    f"faults {sum(result.faults.values())} {result.faults}, errors {result.errors()}, "
+                    f"{result.wall_seconds:.0f} s")
+        except SoakError:
+            _abandon(pool)
+            raise
+        except Stopped:
+            _abandon(pool)
+            result.stopped = True
     result.wall_seconds = time.monotonic() - started
     return result

@@ -1,0 +1,61 @@
+"""Stopping a soak with SIGTERM (``timeout``, ``kill``, systemd) as cleanly as with Ctrl-C.
+
+A soak starts processes of its own in new sessions (services it kills with
+``kill -9``, brokers it restarts), so a signal to the soak alone does not
+reach them. Left running, an orphaned service keeps reopening its serial ports
+by path, and a later soak's pseudo-terminals may reuse those numbers: the
+orphan then holds another game's table. Here SIGTERM becomes a
+``KeyboardInterrupt``, so every game's clean-up runs (service, broker, ptys),
+and a worker process stops its game when its parent is gone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+from types import FrameType
+
+
+class Stopped(KeyboardInterrupt):
+    """The soak was told to stop (SIGTERM, or its parent process went away)."""
+
+
+def _raise_stopped(signum: int, frame: FrameType | None) -> None:
+    # once only: a second signal must not break off the clean-up the first one started
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise Stopped(f"stopped by {signal.Signals(signum).name}")
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM (and Ctrl-C) interrupt the main thread once (only the main thread may set handlers)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _raise_stopped)
+        signal.signal(signal.SIGINT, _raise_stopped)
+
+
+def _watch_parent(parent: int, every: float) -> None:
+    while os.getppid() == parent:
+        threading.Event().wait(every)
+    os.kill(os.getpid(), signal.SIGTERM)  # (handled in the main thread: the game's clean-up runs)
+
+
+def worker_setup(every: float = 0.5) -> None:
+    """For a soak's worker processes: stop on SIGTERM, and stop when the soak itself is gone."""
+    stop_on_sigterm()
+    threading.Thread(target=_watch_parent, args=(os.getppid(), every), name="soak-parent-watch",
+                     daemon=True).start()
+
+
+def stop_workers(timeout: float = 60.0) -> None:
+    """Ask every worker process to stop its game and wait for their clean-up (then kill what is left)."""
+    workers = multiprocessing.active_children()
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(timeout)
+        if worker.is_alive():
+            worker.kill()
+            worker.join(5)

@@ -1,0 +1,88 @@
+"""A service soak told to stop (SIGTERM, as ``timeout`` and ``kill`` send) takes its processes with it.
+
+The soak starts services and brokers in sessions of their own (it kills and restarts them), so a signal to
+the soak alone does not reach them. An orphaned service went on reopening its serial ports by path, and the
+next soak's pseudo-terminals reused those numbers: it held another game's table, which was never read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+
+def _commands() -> dict[int, str]:
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                found[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+    return found
+
+
+def _children(pid: int) -> set[int]:
+    kids = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.add(int(entry.name))
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigterm_stops_the_soak_with_its_services_and_brokers(tmp_path: Path, workers: int) -> None:
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    soak = subprocess.Popen(
+        [sys.executable, "-m", "firmware_bridge", "soak", "service", "--games", "4", "--workers", str(workers),
+         "--players", "2", "--faults", "noise", "--json"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        services: list[int] = []
+        while time.monotonic() < deadline and len(services) < workers:
+            services = [pid for pid, cmd in _commands().items()
+                        if "firmware_bridge run" in cmd and str(tmp_path) in cmd]
+            time.sleep(0.2)
+        assert len(services) == workers, "the soak's services did not start"
+        time.sleep(2.0)  # (a game under way)
+        workers_before = _children(soak.pid)
+        soak.send_signal(signal.SIGTERM)
+        out, err = soak.communicate(timeout=120)
+    finally:
+        if soak.poll() is None:
+            soak.kill()
+            soak.communicate()
+    assert soak.returncode == 3, err
+    assert "stopped after 0 of 4 games" in err
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["stopped"] is True and figures["games"] == 0
+    deadline = time.monotonic() + 20
+    left: list[int] = []
+    while time.monotonic() < deadline:
+        left = [pid for pid, cmd in _commands().items() if str(tmp_path) in cmd and _alive(pid)]
+        left += [pid for pid in workers_before if _alive(pid)]
+        if not left:
+            break
+        time.sleep(0.2)
+    assert not left, {pid: _commands().get(pid) for pid in left}
