@@ -59,6 +59,9 @@ class AacTruth:
         self.outcomes: OrderedDict[str, tuple[AacState, str]] = OrderedDict()
         self.turn_tables: list[dict[str, tuple[str, ...]]] = []  # the table at each decision of this turn
         self.turn_states: list[AacState] = []  # and the position
+        # a decision the player has named by answering a question about it before making it (``answer``):
+        # they make it next
+        self.promised: Action | None = None
         self.lay_out()
 
     def lay_out(self) -> None:
@@ -77,6 +80,9 @@ class AacTruth:
         if st.current_player == CHANCE:
             return st.sample_chance()
         legal = st.legal_actions()
+        promised, self.promised = self.promised, None
+        if promised is not None and promised in legal:
+            return promised
         moving = [a for a in legal if a.kind != "pass"]
         if moving and len(legal) > 1 and self.rng.random() < 0.6:
             return self.rng.choice(moving)
@@ -206,6 +212,9 @@ class AacTruth:
         recalled = memory.answer(history, options, deciders, seat) if memory is not None else None
         if recalled is not None:
             return recalled
+        deciding = self._decide_by_answering(options, seat)
+        if deciding is not None:
+            return deciding
         for who, action in reversed(self.state.history[-RECENT:]):
             if seat is not None and who != seat:
                 continue
@@ -213,6 +222,21 @@ class AacTruth:
                 if option == action:
                     return key
         return None
+
+    def _decide_by_answering(self, options: list[tuple[str, Action]], seat: int | None) -> str | None:
+        """Asked about a choice they have not made yet ("gain the energy or the benefit?" as the section
+        completes), a player decides by answering, then carries the choice out: the option is one of their
+        legal decisions now, picked as ``choose`` would, and it is the next decision they make."""
+        st = self.state
+        if st.current_player < 0 or (seat is not None and st.current_player != seat):
+            return None
+        legal = st.legal_actions()
+        open_now = [(key, action) for key, action in options if action in legal]
+        if not open_now:
+            return None
+        key, action = self.rng.choice(open_now)
+        self.promised = action
+        return key
 
     def answer_published(self, prompt: Mapping[str, Any], game: Game, memory: PromptMemory | None = None) -> str:
         """``answer`` for a prompt as the service publishes it (``docs/mqtt.md``: options with their

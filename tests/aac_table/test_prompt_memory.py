@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
+import rules
+from hal.wiring.loader import load_wiring_map
+from rules.aac.state import AacState
 from rules.core.api import Action
+from sim.players.aac import AacTruth
 from sim.players.memory import PromptMemory
 
 PASS = Action("pass", ())
@@ -45,3 +51,41 @@ def test_a_player_answers_for_their_own_decisions_only() -> None:
     assert memory.answer(history, options, [1, 1, 3, 3], 1) == "1"
     assert memory.answer(history, options, [1, 1, 3, 3], 3) == "2"
     assert memory.answer(history, [("2", theirs)], [1, 1, 3, 3], 1) is None
+
+
+def _truth(seed: int) -> AacTruth:
+    state = rules.load("aac").new_game(players=2, seed=seed, options={})
+    assert isinstance(state, AacState)
+    return AacTruth(state, random.Random(seed), load_wiring_map("aac-5p").specs())
+
+
+def test_a_player_asked_about_a_choice_not_made_yet_decides_by_answering() -> None:
+    """MONUMENT SECTION COMPLETION (p. 18-19): "gain the energy or the benefit?" is asked as the section
+    completes, before the contributor has taken either. A player at the table decides by answering and then
+    does what they said. The sim used to answer with the first option and then do something else (a mixed
+    soak counted the desync of seed 215 for it: the benefit taken, an upgrade nothing showed, the energy
+    committed)."""
+    for seed in range(6):
+        truth = _truth(seed)
+        seat = truth.state.current_player
+        legal = truth.state.legal_actions()
+        memory = PromptMemory()
+        memory.agreed(len(truth.state.history))
+        options = [(str(n + 1), action) for n, action in enumerate(legal[:3])]
+        key = truth.answer("a position not seen", options, memory, {}, seat)
+        assert key is not None
+        assert truth.choose() == dict(options)[key]  # what they said is what they do
+        assert truth.promised is None  # (once)
+
+
+def test_a_player_is_not_bound_by_a_question_about_someone_elses_choice_or_one_they_cannot_make() -> None:
+    truth = _truth(1)
+    seat = truth.state.current_player
+    legal = truth.state.legal_actions()
+    memory = PromptMemory()
+    memory.agreed(len(truth.state.history))
+    options = [("1", legal[0]), ("2", legal[1])]
+    assert truth.answer("a position not seen", options, memory, {}, 1 - seat) is None
+    impossible = [("1", Action("reward", ("energy",))), ("2", Action("reward", ("benefit",)))]
+    assert truth.answer("a position not seen", impossible, memory, {}, seat) is None
+    assert truth.promised is None

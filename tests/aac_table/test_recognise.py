@@ -473,6 +473,21 @@ def test_an_upgrade_nothing_shows_is_answered_by_the_player_asked():
     assert upgrades, "the invisible upgrades were asked about"
 
 
+def test_a_question_about_a_choice_not_made_yet_is_answered_by_making_it():
+    """MONUMENT SECTION COMPLETION (p. 18-19): as Ignotas completed the Ship's section, the recogniser asked
+    Aureon "gain the energy or the benefit?" before she had taken either (the table cannot show it). The sim
+    answered with the first option, the energy, then took the benefit and an upgrade nothing showed at this
+    mixed table; the energy was committed and turn 124 began from a position never reached (mixed soak,
+    seed 212, game 215). Asked about a choice not made yet, a player decides by answering, as at a table."""
+    game, _ = _from_saved("answer_before_deciding.json", 5, 215, fidelity="mixed")
+    asked = _questions(game)
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+    rewards = [done for done, options in asked if any(o.kind == "reward" for o in options)]
+    assert None in rewards, "a reward was asked about before it was taken"
+
+
 def test_a_mistake_an_earlier_decision_of_the_turn_explains_is_not_made():
     """ACTIONS (p. 14) and the Monument track (p. 25): Multanec exhausted a wild energy at position 5 and
     took an action nothing on the table shows. "Start a track without a move" made later in the turn
