@@ -1034,29 +1034,13 @@ class Recogniser:
             if at is None or any(a == choice for _, a in h.path[n:at]):
                 continue
             line = self._through(h, at, choice)
-            if line is None or self._revisits(line):
+            if line is None:
                 continue
             key = self._key(line.state)
             if key not in kept:
                 kept.add(key)
                 found.append(line)
         return found
-
-    def _revisits(self, h: Hypothesis) -> bool:
-        """Does this line pass through one position twice? Then its decisions between the two visits
-        (energy moved to another Device position and back, at a table that shows only that something is
-        there) are a detour the table never asked for: the line without them ends in the same position.
-        Kept, such a line leads to questions about decisions nobody made, and every answer to one of
-        them builds the next detour."""
-        node = self._node(self._committed)
-        seen = {self._key(node.state)}
-        for _, action in h.path:
-            node, _ = self._child(node, action)
-            key = self._key(node.state)
-            if key in seen:
-                return True
-            seen.add(key)
-        return False
 
     def _through(self, h: Hypothesis, at: int, alt: Action) -> Hypothesis | None:
         """``h`` with ``alt`` in place of its decision at ``at``, then the fewest decisions (at most
