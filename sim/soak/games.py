@@ -292,8 +292,10 @@ def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict
         return totals
     from concurrent.futures import ProcessPoolExecutor
 
+    from sim.soak.stopping import worker_exits_with_parent
+
     chunks = [jobs[i::workers * 4] for i in range(workers * 4) if jobs[i::workers * 4]]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=worker_exits_with_parent) as pool:
         for part in pool.map(_chunk, chunks, [options] * len(chunks), [mistake_rate] * len(chunks)):
             totals.merge(part)
             if progress is not None:

@@ -36,17 +36,31 @@ def stop_on_sigterm() -> None:
         signal.signal(signal.SIGINT, _raise_stopped)
 
 
-def _watch_parent(parent: int, every: float) -> None:
+def _watch_parent(parent: int, every: float, clean_up: bool) -> None:
     while os.getppid() == parent:
         threading.Event().wait(every)
-    os.kill(os.getpid(), signal.SIGTERM)  # (handled in the main thread: the game's clean-up runs)
+    if clean_up:
+        os.kill(os.getpid(), signal.SIGTERM)  # (handled in the main thread: the game's clean-up runs)
+    else:
+        os._exit(143)
+
+
+def _watch(every: float, clean_up: bool) -> None:
+    threading.Thread(target=_watch_parent, args=(os.getppid(), every, clean_up), name="soak-parent-watch",
+                     daemon=True).start()
 
 
 def worker_setup(every: float = 0.5) -> None:
-    """For a soak's worker processes: stop on SIGTERM, and stop when the soak itself is gone."""
+    """For a soak's worker processes that start processes of their own: stop on SIGTERM, and stop (cleaning
+    up) when the soak itself is gone."""
     stop_on_sigterm()
-    threading.Thread(target=_watch_parent, args=(os.getppid(), every), name="soak-parent-watch",
-                     daemon=True).start()
+    _watch(every, clean_up=True)
+
+
+def worker_exits_with_parent(every: float = 0.5) -> None:
+    """For a soak's worker processes that only compute (recognition soaks): exit when the soak is gone,
+    instead of finishing games nobody will read."""
+    _watch(every, clean_up=False)
 
 
 def stop_workers(timeout: float = 60.0) -> None:

@@ -86,3 +86,29 @@ def test_sigterm_stops_the_soak_with_its_services_and_brokers(tmp_path: Path, wo
             break
         time.sleep(0.2)
     assert not left, {pid: _commands().get(pid) for pid in left}
+
+
+def test_a_recognition_soaks_workers_exit_when_it_is_stopped() -> None:
+    """``aetherlink soak games --workers 2``: its worker processes used to play their games to the end
+    (minutes of both cores) after the soak itself had been stopped."""
+    soak = subprocess.Popen(
+        [sys.executable, "-m", "firmware_bridge", "soak", "games", "--games", "4", "--players", "2",
+         "--fidelity", "identity", "--workers", "2", "--json"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while time.monotonic() < deadline and len(workers) < 2:
+            workers = _children(soak.pid)
+            time.sleep(0.1)
+        assert len(workers) == 2, "the soak's workers did not start"
+        soak.send_signal(signal.SIGTERM)
+        soak.wait(30)
+    finally:
+        if soak.poll() is None:
+            soak.kill()
+            soak.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.1)
+    assert not [pid for pid in workers if _alive(pid)]
