@@ -225,8 +225,8 @@ class AacTruth:
 
     def _decide_by_answering(self, options: list[tuple[str, Action]], seat: int | None) -> str | None:
         """Asked about a choice they have not made yet ("gain the energy or the benefit?" as the section
-        completes), a player decides by answering, then carries the choice out: the option is one of their
-        legal decisions now, picked as ``choose`` would, and it is the next decision they make."""
+        completes), a player decides by answering, then carries the choice out: one of the options that is a
+        legal decision of theirs now, picked at random, and it is the next decision they make."""
         st = self.state
         if st.current_player < 0 or (seat is not None and st.current_player != seat):
             return None

@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import signal
 import threading
+from collections.abc import Callable
 from types import FrameType
 
 
@@ -36,31 +37,29 @@ def stop_on_sigterm() -> None:
         signal.signal(signal.SIGINT, _raise_stopped)
 
 
-def _watch_parent(parent: int, every: float, clean_up: bool) -> None:
-    while os.getppid() == parent:
-        threading.Event().wait(every)
-    if clean_up:
-        os.kill(os.getpid(), signal.SIGTERM)  # (handled in the main thread: the game's clean-up runs)
-    else:
-        os._exit(143)
+def _when_orphaned(then: Callable[[], object], every: float) -> None:
+    """Call ``then`` (in a thread of its own) once this process's parent is gone."""
+    parent = os.getppid()
 
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(every)
+        then()
 
-def _watch(every: float, clean_up: bool) -> None:
-    threading.Thread(target=_watch_parent, args=(os.getppid(), every, clean_up), name="soak-parent-watch",
-                     daemon=True).start()
+    threading.Thread(target=watch, name="soak-parent-watch", daemon=True).start()
 
 
 def worker_setup(every: float = 0.5) -> None:
     """For a soak's worker processes that start processes of their own: stop on SIGTERM, and stop (cleaning
-    up) when the soak itself is gone."""
+    up: the signal is handled in the main thread) when the soak itself is gone."""
     stop_on_sigterm()
-    _watch(every, clean_up=True)
+    _when_orphaned(lambda: os.kill(os.getpid(), signal.SIGTERM), every)
 
 
 def worker_exits_with_parent(every: float = 0.5) -> None:
     """For a soak's worker processes that only compute (recognition soaks): exit when the soak is gone,
     instead of finishing games nobody will read."""
-    _watch(every, clean_up=False)
+    _when_orphaned(lambda: os._exit(143), every)
 
 
 def stop_workers(timeout: float = 60.0) -> None:

@@ -15,39 +15,24 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 
 def _commands() -> dict[int, str]:
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                found[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            except OSError:
-                continue
-    return found
+    """Every process's command line, by pid."""
+    return {p.pid: " ".join(p.info["cmdline"] or ()) for p in psutil.process_iter(["cmdline"])}
 
 
 def _children(pid: int) -> set[int]:
-    kids = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.add(int(entry.name))
-    return kids
+    return {child.pid for child in psutil.Process(pid).children()}
 
 
 def _alive(pid: int) -> bool:
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
         return False
-    return state != "Z"
 
 
 @pytest.mark.parametrize("workers", [1, 2])
