@@ -38,7 +38,7 @@ class TableEngine:
         elif isinstance(item, Confirmed):
             self.stabiliser.confirm(item.source, item.scan, now)
         elif isinstance(item, Ready):
-            self.stabiliser.set_ready(item.source, item.ready)
+            self.stabiliser.set_ready(item.source, item.ready, now)
         elif isinstance(item, Edge):
             entry = self.filters.get(item.location)
             if entry is not None and entry[0] == item.source:

@@ -6,11 +6,18 @@ confirmed at least ``agree_scans`` scans of it. A snapshot is due when some
 location's settled reading differs from the last snapshot, no other location
 is still moving, and every source has confirmed its whole image at least one
 quiet window after the newest change arrived (so a change still in flight on
-another link cannot be missed). A hand in the middle of a move, bounce,
-flicker or a hand passing over therefore never yields one. A location that keeps changing for
-longer than ``max_unsettled`` is held at its last stable reading and listed
-as noisy, so one broken sensor cannot freeze the whole table. Nothing is
-reported while any source is not ready (disconnected or resynchronising).
+another link cannot be missed) and after it was last ready again. A hand in
+the middle of a move, bounce, flicker or a hand passing over therefore never
+yields one. A location that keeps changing for longer than ``max_unsettled``
+is held at its last stable reading and listed as noisy, so one broken sensor
+cannot freeze the whole table. Nothing is reported while any source is not ready (disconnected or resynchronising).
+
+A source that is ready again (a board replugged or resynchronised) sends its
+whole image at once, read in a single scan: a sensor bouncing at that moment
+(a token moved while the board was away) may read its old value, which equals
+the last snapshot and so would not count as moving. Until the source has been
+heard quiet for a window after it came back, nothing is reported, so such a
+reading has time to arrive and hold the snapshot as any change does.
 """
 
 from __future__ import annotations
@@ -45,11 +52,17 @@ class Stabiliser:
         self._ready = {src: False for src in locations.values()}
         self._confirmed = {src: -1 for src in locations.values()}
         self._confirmed_at = {src: float("-inf") for src in locations.values()}
+        self._ready_at = {src: float("-inf") for src in locations.values()}
         self.stable: dict[str, Reading] = {}
         self.noisy: set[str] = set()
 
-    def set_ready(self, source: str, ready: bool) -> None:
+    def set_ready(self, source: str, ready: bool, now: float) -> None:
+        """``source`` can (``ready``) or cannot be read as a whole, learnt at host time ``now``."""
         if source in self._ready:
+            if ready and not self._ready[source]:
+                self._ready_at[source] = now
+            elif not ready:
+                self._confirmed[source] = -1  # (a board that rebooted counts its scans from 0 again)
             self._ready[source] = ready
 
     def confirm(self, source: str, scan: int, now: float) -> None:
@@ -64,6 +77,10 @@ class Stabiliser:
             if state is None or state.source != source:
                 continue
             if state.raw == reading and state.raw is not None:
+                if not self._ready[source]:
+                    # the image of a board coming back: the reading is unchanged, but its scan is counted
+                    # anew (a rebooted board starts from 0; the old count would never be confirmed)
+                    state.since_scan = since_scan
                 continue
             if state.raw is None or now - state.since_time > self.settings.quiet_window:
                 state.burst_start = now
@@ -78,7 +95,7 @@ class Stabiliser:
 
     def poll(self, now: float) -> dict[str, Reading] | None:
         """The new stable table if a snapshot is due now, else None."""
-        if not all(self._ready.values()):
+        if not self.read_since(float("-inf")):
             return None
         due: list[str] = []
         for location, state in self._locs.items():
@@ -114,8 +131,11 @@ class Stabiliser:
         return min(starts) if starts else None
 
     def read_since(self, t: float) -> bool:
-        """Has every source confirmed a scan learnt at ``t`` or later (all it sensed before is in)?"""
-        return all(self._ready.values()) and all(at >= t for at in self._confirmed_at.values())
+        """Has every source confirmed a scan learnt at ``t`` or later (all it sensed before is in), and a
+        quiet window after it was last ready again (its image has had time to settle)?"""
+        q = self.settings.quiet_window
+        return all(self._ready.values()) and all(
+            at >= t and at >= self._ready_at[source] + q for source, at in self._confirmed_at.items())
 
     def next_deadline(self) -> float | None:
         """When a time-based condition next changes (None: only new input can change anything)."""

@@ -187,13 +187,21 @@ def _drive(
         seen.clear()
         avoid: frozenset[str] = frozenset()
         offline: str | None = None
+        steps = 1
         if unplug_at and unplug_at[0] <= done + 1:
             unplug_at.pop(0)
             _drain_events(events, expected_events, result, config.timeout)  # what a board has not sent dies with it
             offline = rng.choice(sorted(rig.mcus))
+            steps = rng.randint(1, 3)
+            if rng.random() < 0.5:
+                # the board goes a moment after a change: read by a scan or two, or not at all, before it goes
+                record = hands.step(allow_momentary=False, avoid=avoid)
+                kinds[record.kind] += 1
+                done += 1
+                steps -= 1
+                time.sleep(rng.uniform(0.0, 0.01))
             rig.unplug(offline)
             kinds["unplug"] += 1
-        steps = rng.randint(1, 3) if offline else 1
         for _ in range(min(steps, config.manipulations - done)):
             record = hands.step(allow_momentary=offline is None, avoid=avoid)
             kinds[record.kind] += 1

@@ -17,7 +17,7 @@ class Clocked:
         self.scan = {"m1": 0, "m2": 0}
         self.snapshots: list[dict] = []
         for src in ("m1", "m2"):
-            self.stab.set_ready(src, True)
+            self.stab.set_ready(src, True, 0.0)
         self.set("m1", a=0, b=0)
         self.set("m2", c=())
 
@@ -89,7 +89,7 @@ def test_table_waits_until_every_location_is_quiet():
 
 def test_scans_must_agree_even_when_time_has_passed():
     stab = Stabiliser({"a": "m"}, S)
-    stab.set_ready("m", True)
+    stab.set_ready("m", True, 0.0)
     stab.update("m", {"a": (1, 5)}, 0.0)
     stab.confirm("m", 6, 0.5)  # only two scans (5, 6) confirmed
     assert stab.poll(0.5) is None
@@ -100,19 +100,41 @@ def test_scans_must_agree_even_when_time_has_passed():
 def test_nothing_is_reported_while_a_source_is_not_ready():
     c = Clocked()
     c.run(0.3)
-    c.stab.set_ready("m2", False)
+    c.stab.set_ready("m2", False, c.t)
     c.set("m1", a=1)
     c.run(0.5)
     assert len(c.snapshots) == 1
-    c.stab.set_ready("m2", True)
+    c.stab.set_ready("m2", True, c.t)
     c.run(0.05)
+    assert len(c.snapshots) == 1  # m2 is back, but not yet heard quiet for a window
+    c.run(0.1)
     assert c.snapshots[1:] == [{"a": 1, "b": 0, "c": ()}]
+
+
+def test_a_board_back_from_a_resync_is_heard_quiet_for_a_window_before_a_snapshot():
+    """A token moved from board m1 to board m2 while m1 was unplugged; m1's first image back is read
+    while the sensor still bounces (its old reading, equal to the last snapshot). The snapshot waits
+    for the bounce to end instead of showing the token in both places."""
+    c = Clocked()
+    c.set("m1", a=1)
+    c.run(0.3)
+    assert c.snapshots[-1] == {"a": 1, "b": 0, "c": ()}
+    c.stab.set_ready("m1", False, c.t)
+    c.set("m2", c=("x:y",))
+    c.run(0.3)
+    assert len(c.snapshots) == 1  # nothing while m1 is away
+    c.stab.set_ready("m1", True, c.t)  # its image still says a=1
+    c.run(0.05)
+    assert len(c.snapshots) == 1
+    c.set("m1", a=0)  # the bounce ends
+    c.run(0.5)
+    assert c.snapshots[1:] == [{"a": 0, "b": 0, "c": ("x:y",)}]
 
 
 def test_a_stale_source_holds_the_snapshot_until_it_confirms_again():
     stab = Stabiliser({"a": "m1", "c": "m2"}, S)
     for src in ("m1", "m2"):
-        stab.set_ready(src, True)
+        stab.set_ready(src, True, 0.0)
     stab.update("m1", {"a": (0, 1)}, 0.0)
     stab.update("m2", {"c": (0, 1)}, 0.0)
     stab.confirm("m1", 10, 0.2)
@@ -164,3 +186,34 @@ def test_every_snapshot_shows_the_current_state_and_only_changes_that_held(chang
             previous = snap
     c.run(0.3)
     assert {k: c.snapshots[-1][k] for k in ("a", "b")} == state
+
+
+def test_a_board_that_rebooted_counts_its_scans_anew():
+    """A change read just before the board went away keeps no scan number of the old boot: the rebooted
+    board's image (same reading, scans counted from 0) settles it as usual, instead of leaving it
+    unconfirmed until it is held as noisy (and the snapshot goes out with its old reading)."""
+    stab = Stabiliser({"a": "m1", "c": "m2"}, S)
+    for src in ("m1", "m2"):
+        stab.set_ready(src, True, 0.0)
+    stab.update("m1", {"a": (1, 1)}, 0.0)
+    stab.update("m2", {"c": (0, 1)}, 0.0)
+    stab.confirm("m1", 1000, 0.2)
+    stab.confirm("m2", 10, 0.2)
+    assert stab.poll(0.2) == {"a": 1, "c": 0}
+    stab.update("m1", {"a": (0, 1001)}, 0.3)  # the token is lifted; the board goes before confirming more
+    stab.set_ready("m1", False, 0.3)
+    stab.update("m1", {"a": (0, 2)}, 0.5)  # back, rebooted: its image, read at its scan 2
+    stab.set_ready("m1", True, 0.5)
+    t = 0.5
+    for scan in range(3, 30):
+        t = round(t + 0.01, 6)
+        stab.confirm("m1", scan, t)
+        stab.confirm("m2", scan + 100, t)
+        table = stab.poll(t)
+        if table is not None:
+            assert table == {"a": 0, "c": 0}
+            assert t < 0.5 + 2 * S.quiet_window
+            break
+    else:
+        raise AssertionError("the change was never reported")
+    assert not stab.noisy
