@@ -148,6 +148,8 @@ class Core:
             item.reply(response)
             return
         if isinstance(item, SnapshotInput):
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("snapshot %d: %s", item.snapshot.seq, _changes(self.last_snapshot, item.snapshot))
             self.last_snapshot = item.snapshot
             self.snapshots += 1
             if self.snapshots == 1:
@@ -220,21 +222,31 @@ class Core:
         old = session.status
         session.update_status(verdict)
         if verdict.undone:
+            log.info("undo: %d decision(s) rolled back (%s)", verdict.undone, source)
             self.event("undo", {"count": verdict.undone, "seq": undo_seq, "source": source})
             session.last_move = None  # the latest decision left is no longer the latest accepted one
         for move in moves:
-            self.event("move", {**move, "source": "chance" if move["chance"] else source})
+            move_source = "chance" if move["chance"] else source
+            log.info("accepted #%d, %s: %s (%s)", move["seq"], move["name"], move["notation"], move_source)
+            self.event("move", {**move, "source": move_source})
             session.last_move = {key: move[key] for key in ("seq", "seat", "notation")}
         new = session.status
         state = session.state
         if new.refusal is not None and new.refusal != old.refusal:
-            self.event("refusal", views.refusal_json(new.refusal, state, self.lang))
+            refusal = views.refusal_json(new.refusal, state, self.lang)
+            log.info("refused, %s: %s", refusal["name"], refusal["reason"])
+            self.event("refusal", refusal)
         if (new.in_sync, new.differences) != (old.in_sync, old.differences):
+            if new.in_sync != old.in_sync:
+                log.info("the table is %s", "in sync again" if new.in_sync else
+                         f"out of sync ({len(new.differences)} difference(s))")
             self.event("sync", self.sync_json())
         old_ids = {p.id for p in old.prompts}
         for prompt in new.prompts:
             if prompt.id not in old_ids:
-                self.event("prompt", views.prompt_json(prompt, state, self.lang, session.game))
+                shown = views.prompt_json(prompt, state, self.lang, session.game)
+                log.info("prompt %s for %s: %s", shown["id"], shown["name"], shown["question"])
+                self.event("prompt", shown)
 
     # -- publishing --
 
@@ -324,3 +336,11 @@ class Core:
                 "prompts": [views.prompt_json(p, state, self.lang, session.game) for p in session.status.prompts],
                 "last_move": session.last_move}
 
+
+def _changes(before: Snapshot | None, after: Snapshot) -> str:
+    """What a snapshot changed, for the debug log (where a table's reading went wrong)."""
+    if before is None:
+        return f"the first, {len(after.readings)} location(s)"
+    changed = [f"{location} {before.readings.get(location)!r} -> {reading!r}"
+               for location, reading in sorted(after.readings.items()) if before.readings.get(location) != reading]
+    return "; ".join(changed) or "no change"
