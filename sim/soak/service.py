@@ -20,6 +20,12 @@ final state differs from the truth (``truth_mismatches``), ends of turns where
 the service stood elsewhere than the truth (``desyncs``), Tracebacks or
 unexpected exits of the service (``crashes``) and journals that ``aetherlink
 journal verify`` refuses (``journal_errors``). Any of them makes the exit status 1.
+
+Each game's directory (kept with ``--keep``) holds what it takes to trace a
+problem: the service's log, at DEBUG (each snapshot's changes, each accepted
+move, each held end of turn); ``soak.log``, what the players and the fault
+thread did, with times in the same format; the journal; and a
+``problem-N.json`` per problem (the truth's history and the service's state).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
+import datetime
 import itertools
 import json
 import multiprocessing
@@ -62,7 +69,7 @@ from sim.link.virtual_mcu import fast_timing
 from sim.players.aac import AacTruth
 from sim.players.memory import PromptMemory
 from sim.players.mistakes import MistakeBook
-from sim.soak.stopping import Stopped, stop_workers, worker_setup
+from sim.soak.stopping import Stopped, busy, stop_workers, worker_setup
 from sim.table.model import BOX as BOX_HAND
 
 FAULT_KINDS = ("noise", "unplug", "broker", "kill")
@@ -111,6 +118,15 @@ def normalised(state: State) -> Any:
     """The engine state's JSON as the service publishes it (``table`` of the state document)."""
     return msgspec.json.decode(msgspec.json.encode(msgspec.to_builtins(state.to_json(), str_keys=True,
                                                                           enc_hook=str)))
+
+
+def _outcome(response: Mapping[str, Any]) -> str:
+    """A command's response in a few words, for the soak's trace."""
+    if response.get("status") != "ok":
+        return f"{response.get('code')}: {response.get('error')}"
+    data = response.get("data") or {}
+    accepted = ", ".join(str(move.get("notation")) for move in data.get("accepted") or [])
+    return f"ok, accepted [{accepted}]"
 
 
 def differing_paths(a: Any, b: Any, path: str = "") -> list[str]:
@@ -419,7 +435,7 @@ class ServiceProcess:
         with open(log, "wb") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "firmware_bridge", "run", "--config", str(self.config),
-                 "--log-level", "INFO"],
+                 "--log-level", "DEBUG"],
                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
 
     def alive(self) -> bool:
@@ -503,6 +519,16 @@ class ServiceGame:
         self.problems = 0  # problem-N.json files written (``_record_problem``)
         self._in_sync = True
         self.interrupted = False  # the soak was told to stop mid-game: clean up, judge nothing
+        # what the players and the fault thread did, with times, to read beside the service's log (``--keep``)
+        self.trace_file = (directory / "soak.log").open("a", encoding="utf-8")
+        self.trace_lock = threading.Lock()
+
+    def trace(self, text: str) -> None:
+        stamp = datetime.datetime.now().isoformat(sep=" ", timespec="milliseconds").replace(".", ",")  # as logging
+        with self.trace_lock:
+            if not self.trace_file.closed:
+                self.trace_file.write(f"{stamp} {text}\n")
+                self.trace_file.flush()
 
     # -- set up --------------------------------------------------------------------------------------
     def _write_config(self) -> Path:
@@ -600,6 +626,8 @@ class ServiceGame:
             if (seat >= 0 and self.cfg.mistake_every and self.decisions >= self.next_mistake):
                 self._mistake()
             action = truth.choose()
+            self.trace(f"decision {self.decisions + 1}, seat {truth.state.current_player}: "
+                       f"{self.game.format(action, truth.state)}")
             motions = truth.apply(action)
             self.decisions += 1
             moved = False
@@ -618,7 +646,7 @@ class ServiceGame:
             self._settle(self.status(), final=False, patience=self.cfg.decision_wait if followable else 0.0)
             if turn_over:
                 # refused when the controller saw the turn end already from the next player's hands
-                self.ask("end_turn", {"seat": seat})
+                self.trace(f"end of turn, seat {seat}: {_outcome(self.ask('end_turn', {'seat': seat}))}")
                 self._settle(self.status(), final=True, when=f"the end of turn {truth.state.turn_number}",
                              ended_by=seat)
 
@@ -644,7 +672,9 @@ class ServiceGame:
         ``ended_by``: the seat that has just pressed its end-turn button. A press is a moment, not a
         move: a service killed before it finished with it (the question it asked about a choice the
         table cannot show is gone with it) shows that seat's turn still under way once it is back,
-        and the player presses again, as anyone at the table would."""
+        and the player presses again, as anyone at the table would. So they do when the press came
+        before the table was read (a board unplugged: "finish the move first") and the service has
+        accepted the rest of the turn since."""
         assert self.watcher is not None
         if patience is None:
             patience = 12.0 if final else self.cfg.decision_wait
@@ -654,6 +684,7 @@ class ServiceGame:
         seen = self.watcher.states_seen()
         calmed = False  # faults held off (``calm``) for one last undisturbed chance
         pressed_in = self._service_run()
+        pressed_at = doc.get("seq")  # the journal's last row when the seat pressed
         try:
             while True:
                 prompts = doc.get("prompts") or []
@@ -666,11 +697,13 @@ class ServiceGame:
                     self.memory.agreed(len(self.truth.state.history))
                     self._in_sync = True
                     return doc
-                if (ended_by is not None and self._service_run() != pressed_in and in_sync
-                        and not sync.get("pending") and (doc.get("turn") or {}).get("seat") == ended_by):
-                    pressed_in = self._service_run()
+                if (ended_by is not None and in_sync and not sync.get("pending")
+                        and (self._service_run() != pressed_in or doc.get("seq") != pressed_at)
+                        and (doc.get("turn") or {}).get("seat") == ended_by):
+                    pressed_in, pressed_at = self._service_run(), doc.get("seq")
                     self.result.end_turns_repeated += 1
-                    self.ask("end_turn", {"seat": ended_by})
+                    self.trace(f"end of turn again, seat {ended_by}: "
+                               f"{_outcome(self.ask('end_turn', {'seat': ended_by}))}")
                     doc = self.status()
                     continue
                 # a fault gives the service more time, within bounds (faults may come faster than it recovers)
@@ -713,6 +746,7 @@ class ServiceGame:
         """What the truth did and what the service showed, beside the game's logs and journal (``--keep``):
         the journal holds only what the service accepted, not what the players really did."""
         self.problems += 1
+        self.trace(f"problem {self.problems} at decision {self.decisions}")
         record = {"seed": self.seed, "decision": self.decisions, "turns_done": self.truth.state.turns_done,
                   "truth_history": [[who, self.game.action_to_json(action)]
                                     for who, action in self.truth.state.history],
@@ -722,6 +756,7 @@ class ServiceGame:
 
     def _resync(self) -> None:
         """Staff put it right: the controller is told to take the table as it is."""
+        self.trace("resync")
         self.ask("resync")
         self.memory = PromptMemory()
         self.memory.agreed(len(self.truth.state.history))
@@ -729,6 +764,7 @@ class ServiceGame:
     def _answer(self, prompt: dict[str, Any]) -> dict[str, Any]:
         key = self.truth.answer_published(prompt, self.game, self.memory)
         self.result.prompts += 1
+        self.trace(f"prompt {prompt['id']} ({prompt.get('question')}): answered {key}")
         self.ask("answer", {"prompt": prompt["id"], "key": key})
         return self.status()
 
@@ -796,6 +832,7 @@ class ServiceGame:
                     getattr(self, f"_fault_{kind}")()
                     self.result.faults[kind] += 1
                     self.injected.add(kind)
+                    self.trace(f"fault {kind} over")
                 except Exception as exc:  # a fault that could not be injected is reported, not fatal
                     self.result.note(f"game seed {self.seed}: fault {kind} failed: {exc!r}")
                 finally:
@@ -804,12 +841,14 @@ class ServiceGame:
 
     def _fault_noise(self) -> None:
         f = self.link_faults
+        self.trace("fault noise")
         f.corrupt_frame_rate, f.noise_rate, f.drop_frame_rate = 0.25, 0.002, 0.05
         time.sleep(self.fault_rng.uniform(0.1, 0.6))
         f.corrupt_frame_rate = f.noise_rate = f.drop_frame_rate = 0.0
 
     def _fault_unplug(self) -> None:
         device = self.fault_rng.choice(sorted(self.rig.mcus))
+        self.trace(f"fault unplug: {device}")
         self.rig.unplug(device)
         time.sleep(self.fault_rng.uniform(0.1, 1.5))
         self.rig.replug(device)
@@ -817,6 +856,7 @@ class ServiceGame:
     def _fault_broker(self) -> None:
         if self.mosquitto is None:
             raise SoakError("no broker restarts on an external broker")
+        self.trace("fault broker")
         self.mosquitto.kill()
         time.sleep(self.fault_rng.uniform(0.1, 1.5))
         self.mosquitto.start()
@@ -827,6 +867,7 @@ class ServiceGame:
             started = time.monotonic()
             if self.service.process is None or not self.service.alive():
                 self._check_service()
+            self.trace("fault kill")
             self.service.kill9()
             self._check_journal("after a kill -9")
             time.sleep(self.fault_rng.uniform(0.0, 0.5))
@@ -905,6 +946,8 @@ class ServiceGame:
         if self.watcher is not None:
             self.watcher.stop()
         self.rig.stop()
+        with self.trace_lock:
+            self.trace_file.close()
 
 
 # -- the whole soak ---------------------------------------------------------------------------------------
@@ -986,7 +1029,8 @@ def _one_game(cfg: ServiceSoakConfig, n: int) -> ServiceSoakResult:
         if not text.startswith("  1/1 games"):  # (the parent reports each game as it ends)
             print(f"[game {n + 1}] {text.strip()}", file=sys.stderr, flush=True)
 
-    result = run_service_soak(game_cfg, say)
+    with busy():
+        result = run_service_soak(game_cfg, say)
     if result.stopped:
         os._exit(143)  # (its game is cleaned up; the worker must not start the next one)
     result.echo = None  # (goes back to the parent)

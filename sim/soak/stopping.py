@@ -11,11 +11,12 @@ and a worker process stops its game when its parent is gone.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import FrameType
 
 
@@ -23,11 +24,28 @@ class Stopped(KeyboardInterrupt):
     """The soak was told to stop (SIGTERM, or its parent process went away)."""
 
 
+_idle_exits = False  # a worker between games (``worker_setup``): a stop has nothing to clean up
+_busy = 0  # games under way in this process (``busy``)
+
+
 def _raise_stopped(signum: int, frame: FrameType | None) -> None:
     # once only: a second signal must not break off the clean-up the first one started
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _idle_exits and not _busy:
+        raise SystemExit(143)  # (quietly: an idle worker waiting for a game has no traceback to show)
     raise Stopped(f"stopped by {signal.Signals(signum).name}")
+
+
+@contextlib.contextmanager
+def busy() -> Iterator[None]:
+    """A game is under way in this worker: a stop interrupts it, so that it cleans up."""
+    global _busy
+    _busy += 1
+    try:
+        yield
+    finally:
+        _busy -= 1
 
 
 def stop_on_sigterm() -> None:
@@ -51,7 +69,10 @@ def _when_orphaned(then: Callable[[], object], every: float) -> None:
 
 def worker_setup(every: float = 0.5) -> None:
     """For a soak's worker processes that start processes of their own: stop on SIGTERM, and stop (cleaning
-    up: the signal is handled in the main thread) when the soak itself is gone."""
+    up: the signal is handled in the main thread) when the soak itself is gone. Between games (outside
+    ``busy``) a stop just ends the worker."""
+    global _idle_exits
+    _idle_exits = True
     stop_on_sigterm()
     _when_orphaned(lambda: os.kill(os.getpid(), signal.SIGTERM), every)
 
