@@ -1,4 +1,5 @@
-"""A seat's end-turn press lost with a killed service is pressed again, as a player would (sim/soak/service.py)."""
+"""A seat's end-turn press that did not end the turn is pressed again, as a player would (sim/soak/service.py):
+lost with a killed service, or made before the table was read (the service accepted the rest of the turn since)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ TRUTH = {"turn": 100}
 BEFORE = {"turn": 99}
 
 
-def stand_in(monkeypatch: pytest.MonkeyPatch, restarts: bool) -> tuple[ServiceGame, list[str]]:
-    """A soak game whose service stands at seat 2's turn, in sync, until an end-turn press reaches it."""
+def stand_in(monkeypatch: pytest.MonkeyPatch, restarts: bool, seqs: list[int] | None = None
+             ) -> tuple[ServiceGame, list[str]]:
+    """A soak game whose service stands at seat 2's turn, in sync, until an end-turn press reaches it.
+    ``seqs``: its journal's last row at each status (the last one repeats)."""
     monkeypatch.setattr(soak_service, "normalised", lambda state: TRUTH)
     soak = ServiceGame.__new__(ServiceGame)
     asked: list[str] = []
@@ -29,9 +32,12 @@ def stand_in(monkeypatch: pytest.MonkeyPatch, restarts: bool) -> tuple[ServiceGa
             shown["table"] = TRUTH
         return {"status": "ok"}
 
+    rows = list(seqs or [7])
+
     def status() -> dict[str, Any]:
+        seq = rows.pop(0) if len(rows) > 1 else rows[0]
         return {"sync": {"in_sync": True, "pending": False}, "prompts": [], "table": shown["table"],
-                "turn": {"seat": 2 if shown["table"] is BEFORE else 3}}
+                "turn": {"seat": 2 if shown["table"] is BEFORE else 3}, "seq": seq}
 
     attributes = {
         "watcher": types.SimpleNamespace(states_seen=lambda: 0, wait_state=lambda seen, timeout: None),
@@ -40,6 +46,7 @@ def stand_in(monkeypatch: pytest.MonkeyPatch, restarts: bool) -> tuple[ServiceGa
         "cfg": types.SimpleNamespace(decision_wait=0.4), "calm": threading.Lock(), "seed": 1, "decisions": 9,
         "ask": ask, "status": status, "_service_run": lambda: next(runs, 2 if restarts else 1),
         "_disturbed": lambda: False, "_record_problem": lambda doc: None, "_resync": lambda: None,
+        "trace": lambda text: None,
     }
     for name, value in attributes.items():
         setattr(soak, name, value)
@@ -59,3 +66,14 @@ def test_without_a_restart_the_press_is_not_repeated_and_the_difference_is_a_des
     soak._settle(soak.status(), final=True, patience=0.3, ended_by=2)
     assert asked == []
     assert soak.result.end_turns_repeated == 0 and soak.result.desyncs == 1
+
+
+def test_a_press_before_the_table_was_read_is_repeated_once_the_service_accepted_the_rest(monkeypatch):
+    """A board was unplugged as the turn's last move was made: the press came first ("finish the move
+    first"); once the board is back the service accepts that move (its journal grows), and the player
+    presses again."""
+    soak, asked = stand_in(monkeypatch, restarts=False, seqs=[7, 7, 8])
+    doc = soak._settle(soak.status(), final=True, patience=0.3, ended_by=2)
+    assert doc["table"] == TRUTH
+    assert asked == ["end_turn"]
+    assert soak.result.end_turns_repeated == 1 and soak.result.desyncs == 0

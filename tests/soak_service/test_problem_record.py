@@ -16,7 +16,7 @@ def test_a_problem_records_the_truths_history_and_the_services_document(tmp_path
     for _ in range(12):
         state.apply(state.legal_actions()[0])
     soak = types.SimpleNamespace(problems=0, seed=1, decisions=12, truth=types.SimpleNamespace(state=state),
-                                 game=game, dir=tmp_path)
+                                 game=game, dir=tmp_path, trace=lambda text: None)
     document = {"table": {"turn": 1}, "sync": {"in_sync": True, "pending": True}}
     ServiceGame._record_problem(soak, document)  # type: ignore[arg-type]
     ServiceGame._record_problem(soak, document)  # type: ignore[arg-type]
