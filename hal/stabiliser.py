@@ -10,7 +10,8 @@ another link cannot be missed) and after it was last ready again. A hand in
 the middle of a move, bounce, flicker or a hand passing over therefore never
 yields one. A location that keeps changing for longer than ``max_unsettled``
 is held at its last stable reading and listed as noisy, so one broken sensor
-cannot freeze the whole table. Nothing is reported while any source is not ready (disconnected or resynchronising).
+cannot freeze the whole table. Nothing is reported while any source is not
+ready (disconnected or resynchronising).
 
 A source that is ready again (a board replugged or resynchronised) sends its
 whole image at once, read in a single scan: a sensor bouncing at that moment
