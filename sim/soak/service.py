@@ -764,7 +764,8 @@ class ServiceGame:
     def _answer(self, prompt: dict[str, Any]) -> dict[str, Any]:
         key = self.truth.answer_published(prompt, self.game, self.memory)
         self.result.prompts += 1
-        self.trace(f"prompt {prompt['id']} ({prompt.get('question')}): answered {key}")
+        options = "; ".join(f"{o.get('key')}: {o.get('label')}" for o in prompt.get("options") or [])
+        self.trace(f"prompt {prompt['id']} ({prompt.get('question')}) [{options}]: answered {key}")
         self.ask("answer", {"prompt": prompt["id"], "key": key})
         return self.status()
 
