@@ -313,6 +313,7 @@ class ServiceSoakResult:
     service_starts: int = 0
     # ends of turn pressed again: the service restarted after the press and still showed the seat's turn
     end_turns_repeated: int = 0
+    staff_moves: int = 0  # decisions staff entered with ``move`` where ``resync`` could not explain the table
     recovery_s: list[float] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     wall_seconds: float = 0.0
@@ -330,7 +331,7 @@ class ServiceSoakResult:
         for name in ("games", "decisions", "lost_actions", "false_rejections", "missed_illegal", "truth_mismatches",
                      "desyncs", "crashes", "mistakes", "mistakes_flagged", "mistakes_pending", "prompts",
                      "published_moves", "journal_errors", "slow_decisions", "service_starts",
-                     "end_turns_repeated"):
+                     "end_turns_repeated", "staff_moves"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for kind, count in other.faults.items():
             self.faults[kind] = self.faults.get(kind, 0) + count
@@ -355,6 +356,7 @@ class ServiceSoakResult:
             "mistakes_pending": self.mistakes_pending,
             "prompts": self.prompts, "published_moves": self.published_moves, "slow_decisions": self.slow_decisions,
             "service_starts": self.service_starts, "end_turns_repeated": self.end_turns_repeated,
+            "staff_moves": self.staff_moves,
             "kill_recovery_s_max": round(rec[-1], 2),
             "wall_seconds": round(self.wall_seconds, 1), "stopped": self.stopped,
         }
@@ -755,11 +757,28 @@ class ServiceGame:
         path.write_text(json.dumps(record, indent=1, default=str))
 
     def _resync(self) -> None:
-        """Staff put it right: the controller is told to take the table as it is."""
+        """Staff put it right: the controller is told to take the table as it is. Where that cannot explain
+        the table (the service is further behind than a snapshot's search reaches: a restart lost a long
+        move still pending), staff enter the decisions it lacks, as ``move`` commands, so that one problem
+        is counted once and not again at every later decision."""
         self.trace("resync")
         self.ask("resync")
         self.memory = PromptMemory()
         self.memory.agreed(len(self.truth.state.history))
+        doc = self.status()
+        history = self.truth.state.history
+        behind = doc.get("decisions")
+        if (doc.get("table") == normalised(self.truth.state) or not isinstance(behind, int)
+                or not 0 <= behind < len(history)):
+            return
+        for who, action in history[behind:]:
+            if who < 0:
+                break  # (a chance outcome is the service's to draw: the rest waits for the table)
+            response = self.ask("move", {"action": self.game.action_to_json(action)})
+            self.trace(f"staff enter {self.game.format(action)}: {_outcome(response)}")
+            if response.get("status") != "ok":
+                break
+            self.result.staff_moves += 1
 
     def _answer(self, prompt: dict[str, Any]) -> dict[str, Any]:
         key = self.truth.answer_published(prompt, self.game, self.memory)
