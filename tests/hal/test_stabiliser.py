@@ -131,15 +131,21 @@ def test_a_board_back_from_a_resync_is_heard_quiet_for_a_window_before_a_snapsho
     assert c.snapshots[1:] == [{"a": 0, "b": 0, "c": ("x:y",)}]
 
 
-def test_a_stale_source_holds_the_snapshot_until_it_confirms_again():
+def two_boards(a: int, m1_scan: int) -> Stabiliser:
+    """Location ``a`` on board m1 (reading ``a``, confirmed up to scan ``m1_scan``), ``c`` on m2; reported."""
     stab = Stabiliser({"a": "m1", "c": "m2"}, S)
     for src in ("m1", "m2"):
         stab.set_ready(src, True, 0.0)
-    stab.update("m1", {"a": (0, 1)}, 0.0)
+    stab.update("m1", {"a": (a, 1)}, 0.0)
     stab.update("m2", {"c": (0, 1)}, 0.0)
-    stab.confirm("m1", 10, 0.2)
+    stab.confirm("m1", m1_scan, 0.2)
     stab.confirm("m2", 10, 0.2)
-    assert stab.poll(0.2) == {"a": 0, "c": 0}
+    assert stab.poll(0.2) == {"a": a, "c": 0}
+    return stab
+
+
+def test_a_stale_source_holds_the_snapshot_until_it_confirms_again():
+    stab = two_boards(a=0, m1_scan=10)
     stab.update("m1", {"a": (1, 11)}, 0.3)
     stab.confirm("m1", 20, 0.5)
     stab.confirm("m2", 11, 0.35)  # m2 last heard before the change had been quiet a window
@@ -192,14 +198,7 @@ def test_a_board_that_rebooted_counts_its_scans_anew():
     """A change read just before the board went away keeps no scan number of the old boot: the rebooted
     board's image (same reading, scans counted from 0) settles it as usual, instead of leaving it
     unconfirmed until it is held as noisy (and the snapshot goes out with its old reading)."""
-    stab = Stabiliser({"a": "m1", "c": "m2"}, S)
-    for src in ("m1", "m2"):
-        stab.set_ready(src, True, 0.0)
-    stab.update("m1", {"a": (1, 1)}, 0.0)
-    stab.update("m2", {"c": (0, 1)}, 0.0)
-    stab.confirm("m1", 1000, 0.2)
-    stab.confirm("m2", 10, 0.2)
-    assert stab.poll(0.2) == {"a": 1, "c": 0}
+    stab = two_boards(a=1, m1_scan=1000)
     stab.update("m1", {"a": (0, 1001)}, 0.3)  # the token is lifted; the board goes before confirming more
     stab.set_ready("m1", False, 0.3)
     stab.update("m1", {"a": (0, 2)}, 0.5)  # back, rebooted: its image, read at its scan 2
