@@ -425,9 +425,16 @@ class Recogniser:
             settled = [m for m in best if not self._in_hand(m.state)]
             moving = [p for p in partial if len(p.path) <= shortest]
             if len(settled) < len(best) or moving:
-                # tokens still in a hand, or another explanation still in progress: keep every explanation
+                # tokens still in a hand, or another explanation still in progress: keep every explanation,
+                # after committing the decisions they all begin with (a long move after an answered question
+                # must not wait for the end of the turn, where a restart would have to explain it all at once)
+                accepted = self._commit_shared([*best, *moving])
+                if accepted:
+                    cut = len(accepted)
+                    best = [Hypothesis(h.path[cut:], h.state, h.seen, h.before) for h in best]
+                    moving = [Hypothesis(h.path[cut:], h.state, h.seen, h.before) for h in moving]
                 self._keep([*best, *moving], complete=best)
-                return Verdict(in_sync=True, pending=True, prompts=self._prompts())
+                return Verdict(accepted=accepted, in_sync=True, pending=True, prompts=self._prompts())
             return self._settle(settled, Verdict())
         if partial:  # a move in progress (tokens in a hand, or part-way through one decision)
             self._keep(partial)
@@ -803,6 +810,21 @@ class Recogniser:
             pending=self._pending(),
             prompts=self._prompts(),
         )
+
+    def _commit_shared(self, hyps: list[Hypothesis]) -> Path:
+        """Commit the decisions every explanation begins with (none while a question is open: its options
+        are counted from the committed position); the old explanations then start from the new one."""
+        if self._prompt is not None or not hyps:
+            return ()
+        accepted = hyps[0].path[: self._divergence(hyps)]
+        if not accepted:
+            return ()
+        base = self._committed.clone()
+        for _, action in accepted:
+            base.apply(action)
+        self._commit(base, accepted)
+        self._hyps = [Hypothesis((), base)]
+        return accepted
 
     def _commit(self, state: State, accepted: Path) -> None:
         done = tuple(a for _, a in accepted)

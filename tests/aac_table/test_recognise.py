@@ -553,3 +553,29 @@ def test_a_deeper_search_finds_a_token_put_where_no_sensor_looks_after_unseen_de
     through_pool = "Action(place, 'compass', 'pool')"
     assert not any(through_pool in path for path in _explanations_with_compass_lifted(1, 300))
     assert any(through_pool in path for path in _explanations_with_compass_lifted(4, 2000))
+
+
+def test_a_long_move_after_answered_questions_is_committed_as_it_goes():
+    """MONUMENT SECTION COMPLETION (p. 18-19): Freyith's wild energy completed the Forge's section; the
+    table cannot show which of her energies she binds nor whether she exhausts or activates her rose there,
+    so she was asked twice. Her activation then led on to a character move, a bridge, a Monument track
+    step, a fork, a reward and an upgrade. The recogniser held all eleven decisions pending to the end of
+    the turn (one explanation in progress kept every decision back), and a ``kill -9`` of the service at
+    that moment left a journal eleven decisions behind the table, which no snapshot's search could explain
+    again (service soak, seed 337). Decisions every explanation begins with are committed as the move goes."""
+    data = json.loads((Path(__file__).parent / "data" / "long_move_after_answers.json").read_text())
+    game_def = rules.load("aac")
+    state = game_def.new_game(players=data["players"], seed=data["seed"], options={})
+    for action in data["history"]:
+        state.apply(game_def.action_from_json(action))
+    game = TableGame(data["players"], data["seed"], wiring_for("identity"), mistake_rate=0.0, start=state)
+    todo = [game_def.action_from_json(action) for action in data["turn"]]
+    game.truth.choose = lambda: todo.pop(0)  # type: ignore[method-assign]
+    behind = []  # decisions the truth had made and the recogniser had not committed, before each step
+    while todo:
+        behind.append(len(game.truth.state.history) - len(game.recogniser.state.history))
+        game.step()
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+    assert t.prompts == 2
+    assert max(behind[-4:]) <= 3, f"the move waited for its end to be committed: {behind}"
