@@ -439,6 +439,8 @@ class MeasuredGame(AacDemo):
         sample = self._sample(rec, injected)
         if sample is not None:
             self.results.snapshots.append(sample)
+            # (per measured event, as ``events``: a slider's pull or release answered by a move counts elsewhere)
+            self.results.first_topics[sample.topic] = self.results.first_topics.get(sample.topic, 0) + 1
 
     def _measure_events(self, levels: int) -> None:
         """Slider pulls/releases: one HAL event per level change, measured from its release by the HAL."""
@@ -473,7 +475,6 @@ class MeasuredGame(AacDemo):
         if topic != rec.first_topic or received < rec.core_start:
             self._unmatched("topic" if topic != rec.first_topic else "early")
             return None
-        self.results.first_topics[topic] = self.results.first_topics.get(topic, 0) + 1
         return Sample(injected, rec.released, rec.core_start, rec.core_end, rec.first_publish, received, topic)
 
     def _unmatched(self, why: str) -> None:
