@@ -32,8 +32,8 @@ def test_a_busy_worker_stopped_is_interrupted_to_clean_up() -> None:
         from sim.soak import stopping
         stopping.worker_setup()
         with stopping.busy():
-            print("ready", flush=True)
             try:
+                print("ready", flush=True)  # (inside the try: the signal may come as soon as it is read)
                 threading.Event().wait(30)
             except stopping.Stopped as exc:
                 print(f"cleaning up: {exc}", flush=True)
