@@ -154,10 +154,22 @@ async def _serve(host: str, port: int) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    watch = asyncio.create_task(_stop_when_orphaned(stop))
     print(f"READY {port}", flush=True)
     await stop.wait()
+    watch.cancel()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(broker.shutdown(), timeout=3)
+
+
+async def _stop_when_orphaned(stop: asyncio.Event, every: float = 0.5) -> None:
+    """The broker runs in a session of its own (a Ctrl-C meant for the game must not stop it first), so a
+    parent that dies without stopping it (``kill -9``, an unhandled SIGTERM) would leave it holding its
+    port: it stops when its parent is gone."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        await asyncio.sleep(every)
+    stop.set()
 
 
 def main(argv: list[str] | None = None) -> int:
