@@ -79,7 +79,8 @@ class EmbeddedBroker:
             # blocked on a full one would stop delivering messages
             errors = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the broker runs; closed in stop)
             process = subprocess.Popen(
-                [sys.executable, "-m", "firmware_bridge.broker", "--host", self.host, "--port", str(port)],
+                [sys.executable, "-m", "firmware_bridge.broker", "--host", self.host, "--port", str(port),
+                 "--parent", str(os.getpid())],
                 stdout=subprocess.PIPE, stderr=errors, start_new_session=True)
             line = _read_line(process, self._timeout)
             if line.startswith(b"READY"):
@@ -141,7 +142,7 @@ def _read_line(process: subprocess.Popen[bytes], timeout: float) -> bytes:
 # -- the child process ----------------------------------------------------------------------------
 
 
-async def _serve(host: str, port: int) -> None:
+async def _serve(host: str, port: int, parent: int | None = None) -> None:
     from amqtt.broker import Broker
 
     config = {
@@ -154,7 +155,7 @@ async def _serve(host: str, port: int) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    watch = asyncio.create_task(_stop_when_orphaned(stop))
+    watch = asyncio.create_task(_stop_when_orphaned(stop, parent))
     print(f"READY {port}", flush=True)
     await stop.wait()
     watch.cancel()
@@ -162,11 +163,12 @@ async def _serve(host: str, port: int) -> None:
         await asyncio.wait_for(broker.shutdown(), timeout=3)
 
 
-async def _stop_when_orphaned(stop: asyncio.Event, every: float = 0.5) -> None:
+async def _stop_when_orphaned(stop: asyncio.Event, parent: int | None, every: float = 0.5) -> None:
     """The broker runs in a session of its own (a Ctrl-C meant for the game must not stop it first), so a
     parent that dies without stopping it (``kill -9``, an unhandled SIGTERM) would leave it holding its
-    port: it stops when its parent is gone."""
-    parent = os.getppid()
+    port: it stops when its parent (``--parent``, given by the process that starts it) is gone."""
+    if parent is None:
+        return
     while os.getppid() == parent:
         await asyncio.sleep(every)
     stop.set()
@@ -176,10 +178,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Aetherlink's embedded MQTT broker (amqtt)")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--parent", type=int, help="stop when this process (the one that started it) is gone")
     args = parser.parse_args(argv)
     logging.basicConfig(level=os.environ.get("AETHERLINK_BROKER_LOG", "WARNING"))
     try:
-        asyncio.run(_serve(args.host, args.port))
+        asyncio.run(_serve(args.host, args.port, args.parent))
     except Exception as exc:  # report any start failure to the parent, in one line
         print(f"cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr, flush=True)
         return 1
