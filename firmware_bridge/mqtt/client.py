@@ -91,7 +91,8 @@ class MqttAdapter:
             clean_session=None if v5 else True,
         )
         paho_log = logging.getLogger(f"aetherlink.mqtt.paho.{self.config.board.id}")
-        paho_log.setLevel(logging.INFO)  # not every packet, even when the service logs at DEBUG
+        # not every packet, even when the service logs at DEBUG (and nothing below what the service logs)
+        paho_log.setLevel(max(logging.INFO, logging.getLogger().getEffectiveLevel()))
         paho_log.addFilter(self._quiet_when_stopping)
         client.enable_logger(paho_log)
         client.reconnect_delay_set(m.reconnect_min_s, m.reconnect_max_s)  # type: ignore[arg-type]
