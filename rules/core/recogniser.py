@@ -428,11 +428,12 @@ class Recogniser:
                 # tokens still in a hand, or another explanation still in progress: keep every explanation,
                 # after committing the decisions they all begin with (a long move after an answered question
                 # must not wait for the end of the turn, where a restart would have to explain it all at once)
-                accepted = self._commit_shared([*best, *moving])
-                if accepted:
-                    cut = len(accepted)
-                    best = [Hypothesis(h.path[cut:], h.state, h.seen, h.before) for h in best]
-                    moving = [Hypothesis(h.path[cut:], h.state, h.seen, h.before) for h in moving]
+                accepted: Path = ()
+                if self._prompt is None:  # (an open question's options are counted from the committed position)
+                    accepted, rebased = self._commit_prefix([*best, *moving])
+                    if accepted:
+                        self._hyps = [Hypothesis((), self._committed)]  # (the old ones start further back)
+                        best, moving = rebased[: len(best)], rebased[len(best):]
                 self._keep([*best, *moving], complete=best)
                 return Verdict(accepted=accepted, in_sync=True, pending=True, prompts=self._prompts())
             return self._settle(settled, Verdict())
@@ -789,15 +790,7 @@ class Recogniser:
 
     # -- committing ---------------------------------------------------------------
     def _settle(self, hyps: list[Hypothesis], verdict: Verdict) -> Verdict:
-        hyps = self._dedupe(hyps)
-        index = self._divergence(hyps)
-        accepted = hyps[0].path[:index]
-        if accepted:
-            base = self._committed.clone()
-            for _, action in accepted:
-                base.apply(action)
-            self._commit(base, accepted)
-            hyps = [Hypothesis(h.path[index:], h.state, h.seen, h.before) for h in hyps]
+        accepted, hyps = self._commit_prefix(self._dedupe(hyps))
         if len(hyps) > 1 and self._must_ask(hyps):
             self._prompt = self._make_prompt(hyps)
         else:
@@ -811,20 +804,18 @@ class Recogniser:
             prompts=self._prompts(),
         )
 
-    def _commit_shared(self, hyps: list[Hypothesis]) -> Path:
-        """Commit the decisions every explanation begins with (none while a question is open: its options
-        are counted from the committed position); the old explanations then start from the new one."""
-        if self._prompt is not None or not hyps:
-            return ()
-        accepted = hyps[0].path[: self._divergence(hyps)]
+    def _commit_prefix(self, hyps: list[Hypothesis]) -> tuple[Path, list[Hypothesis]]:
+        """Commit the decisions every explanation begins with; returns them, and the explanations (in
+        order) from the new committed position."""
+        index = self._divergence(hyps)
+        accepted = hyps[0].path[:index] if hyps else ()
         if not accepted:
-            return ()
+            return (), hyps
         base = self._committed.clone()
         for _, action in accepted:
             base.apply(action)
         self._commit(base, accepted)
-        self._hyps = [Hypothesis((), base)]
-        return accepted
+        return accepted, [Hypothesis(h.path[index:], h.state, h.seen, h.before) for h in hyps]
 
     def _commit(self, state: State, accepted: Path) -> None:
         done = tuple(a for _, a in accepted)

@@ -182,10 +182,17 @@ def _drive(
     current = truth.now()
     last_reported = _await(snapshots, [current], current, None, config.timeout, result)
     done = 0
+
+    def manipulate(allow_momentary: bool) -> None:
+        nonlocal done
+        record = hands.step(allow_momentary=allow_momentary)
+        kinds[record.kind] += 1
+        expected_events.update(record.events)
+        done += 1
+
     while done < config.manipulations:
         before = current
         seen.clear()
-        avoid: frozenset[str] = frozenset()
         offline: str | None = None
         steps = 1
         if unplug_at and unplug_at[0] <= done + 1:
@@ -195,18 +202,13 @@ def _drive(
             steps = rng.randint(1, 3)
             if rng.random() < 0.5:
                 # the board goes a moment after a change: read by a scan or two, or not at all, before it goes
-                record = hands.step(allow_momentary=False, avoid=avoid)
-                kinds[record.kind] += 1
-                done += 1
+                manipulate(allow_momentary=False)
                 steps -= 1
                 time.sleep(rng.uniform(0.0, 0.01))
             rig.unplug(offline)
             kinds["unplug"] += 1
         for _ in range(min(steps, config.manipulations - done)):
-            record = hands.step(allow_momentary=offline is None, avoid=avoid)
-            kinds[record.kind] += 1
-            expected_events.update(record.events)
-            done += 1
+            manipulate(allow_momentary=offline is None)
         if offline:
             time.sleep(rng.uniform(0.05, 0.3))  # unplugged for a while
             rig.replug(offline)

@@ -11,6 +11,8 @@ import time
 
 import psutil
 
+from tests.fixtures.processes import running
+
 
 def test_the_embedded_broker_stops_when_its_parent_is_killed() -> None:
     script = textwrap.dedent("""
@@ -27,13 +29,6 @@ def test_the_embedded_broker_stops_when_its_parent_is_killed() -> None:
     parent.send_signal(signal.SIGKILL)
     parent.wait(10)
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and _running(broker_pid):
+    while time.monotonic() < deadline and running(broker_pid):
         time.sleep(0.1)
-    assert not _running(broker_pid), "the broker outlived the process that started it"
-
-
-def _running(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
+    assert not running(broker_pid), "the broker outlived the process that started it"

@@ -18,6 +18,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from tests.fixtures.processes import running
+
 
 def _commands() -> dict[int, str]:
     """Every process's command line, by pid."""
@@ -26,13 +28,6 @@ def _commands() -> dict[int, str]:
 
 def _children(pid: int) -> set[int]:
     return {child.pid for child in psutil.Process(pid).children()}
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -66,8 +61,8 @@ def test_sigterm_stops_the_soak_with_its_services_and_brokers(tmp_path: Path, wo
     deadline = time.monotonic() + 20
     left: list[int] = []
     while time.monotonic() < deadline:
-        left = [pid for pid, cmd in _commands().items() if str(tmp_path) in cmd and _alive(pid)]
-        left += [pid for pid in workers_before if _alive(pid)]
+        left = [pid for pid, cmd in _commands().items() if str(tmp_path) in cmd and running(pid)]
+        left += [pid for pid in workers_before if running(pid)]
         if not left:
             break
         time.sleep(0.2)
@@ -95,6 +90,6 @@ def test_a_recognition_soaks_workers_exit_when_it_is_stopped() -> None:
             soak.kill()
             soak.wait()
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+    while time.monotonic() < deadline and any(running(pid) for pid in workers):
         time.sleep(0.1)
-    assert not [pid for pid in workers if _alive(pid)]
+    assert not [pid for pid in workers if running(pid)]
