@@ -123,6 +123,7 @@ class Journal:
         self._last_seq = 0
         self._last_checksum = GENESIS
         self._game = 0
+        self._pending_conn: sqlite3.Connection | None = None
         self._conn = self._open()
         try:
             self._verify()
@@ -281,7 +282,47 @@ class Journal:
     def append_setup(self, setup: GameSetup, source: str = "") -> Entry:
         return self.append([("setup", setup.to_body(source))])[0]
 
+    # -- work in progress (not part of the record) --
+
+    def save_pending(self, game: int, seq: int, work: Mapping[str, Any] | None) -> None:
+        """Keep the interpreter's work in progress (moves still pending, the answers given to them) at
+        journal row ``seq``, so that a restart goes on from it; None forgets it.
+
+        Not a journal row: nothing in it was accepted. Written without waiting for the disk (it survives
+        the process being killed, not a power cut, and a restart without it explains the table afresh)."""
+        conn = self._scratch()
+        if work is None:
+            conn.execute("DELETE FROM pending WHERE game = ?", (game,))
+        else:
+            conn.execute("INSERT OR REPLACE INTO pending VALUES (?, ?, ?)", (game, seq, _canonical(work)))
+
+    def load_pending(self, game: int, seq: int) -> dict[str, Any] | None:
+        """The work in progress kept for ``game`` at row ``seq``; None if there is none, it was kept at
+        another row (rows written since made it stale) or it cannot be read."""
+        try:
+            row = self._conn.execute("SELECT seq, body FROM pending WHERE game = ?", (game,)).fetchone()
+        except sqlite3.DatabaseError:
+            return None  # (no such table: a journal no service has written to since)
+        if row is None or row[0] != seq:
+            return None
+        try:
+            work = json.loads(row[1])
+        except ValueError:
+            return None
+        return work if isinstance(work, dict) else None
+
+    def _scratch(self) -> sqlite3.Connection:
+        if self._pending_conn is None:
+            conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
+            conn.execute("PRAGMA synchronous=OFF")
+            conn.execute("CREATE TABLE IF NOT EXISTS pending "
+                         "(game INTEGER PRIMARY KEY, seq INTEGER NOT NULL, body TEXT NOT NULL)")
+            self._pending_conn = conn
+        return self._pending_conn
+
     def close(self) -> None:
+        if self._pending_conn is not None:
+            self._pending_conn.close()
         self._conn.close()
 
     def __enter__(self) -> Journal:

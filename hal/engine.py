@@ -31,6 +31,7 @@ class TableEngine:
         self.event_seq = 0
         self.last_snapshot: Snapshot | None = None
         self._held: list[tuple[float, str, str]] = []  # (when, location, kind): events waiting for a snapshot
+        self._lost_source = False  # a source went out of reach since the last snapshot
 
     def handle(self, item: SourceInput, now: float) -> None:
         if isinstance(item, Readings):
@@ -39,6 +40,7 @@ class TableEngine:
             self.stabiliser.confirm(item.source, item.scan, now)
         elif isinstance(item, Ready):
             self.stabiliser.set_ready(item.source, item.ready, now)
+            self._lost_source = self._lost_source or not item.ready
         elif isinstance(item, Edge):
             entry = self.filters.get(item.location)
             if entry is not None and entry[0] == item.source:
@@ -61,7 +63,8 @@ class TableEngine:
         table = self.stabiliser.poll(now)
         if table is not None:
             self.snapshot_seq += 1
-            self.last_snapshot = Snapshot(self.snapshot_seq, table)
+            self.last_snapshot = Snapshot(self.snapshot_seq, table, unwatched=self._lost_source)
+            self._lost_source = False
             out.append(self.last_snapshot)
             out.extend(self._events_due(now))
         return out

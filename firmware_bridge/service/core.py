@@ -73,6 +73,7 @@ class Core:
         # the engine-state part of the retained state, for the position it was computed from: a snapshot
         # that commits nothing (a hand at work) re-publishes without scoring the game again
         self._engine_part: tuple[object, int, str, dict[str, Any]] | None = None
+        self._kept_work: tuple[int, int, object] | None = None  # (game, journal row, work) last kept
         self.time = TimeKeeping(self, game_clock, sounds)  # the timekeeper of games with time events
 
     # -- start --
@@ -87,6 +88,7 @@ class Core:
             log.info("resumed game %d (%s) at journal row %d", rebuilt.number, rebuilt.setup.game,
                      rebuilt.last_seq)
             self.commit(self.session.interpreter.resync(), "resume")
+            self._resume_work(rebuilt.number)
         elif self.config.game.name is not None:
             g = self.config.game
             seed = g.seed if g.seed is not None else secrets.randbelow(2**31)
@@ -146,6 +148,7 @@ class Core:
             self.time.run_due()
             self.publish()  # the new state is out before the response: a client reading it is current
             item.reply(response)
+            self._keep_work()
             return
         if isinstance(item, SnapshotInput):
             if log.isEnabledFor(logging.DEBUG):
@@ -166,6 +169,32 @@ class Core:
             return
         self.time.run_due()
         self.publish()
+        self._keep_work()  # (after publishing: no verdict waits for it)
+
+    # -- work in progress across a restart --
+
+    def _keep_work(self) -> None:
+        """Keep the interpreter's work in progress beside the journal (moves still pending and the answers
+        given to them): a restart in the middle of a long move goes on from it instead of having to
+        explain the whole move from one snapshot, and asks no question the players answered already."""
+        session = self.session
+        work_of = getattr(session.interpreter, "pending_work", None) if session is not None else None
+        if session is None or work_of is None:
+            return
+        work = work_of()
+        kept = (session.number, self.journal.last_seq, work)
+        if kept != self._kept_work:
+            self._kept_work = kept
+            self.journal.save_pending(session.number, self.journal.last_seq, work)
+
+    def _resume_work(self, game: int) -> None:
+        session = self.session
+        resume = getattr(session.interpreter, "resume_work", None) if session is not None else None
+        work = self.journal.load_pending(game, self.journal.last_seq)
+        if resume is not None and work is not None:
+            resume(work)
+            log.info("went on with the moves pending before the restart (%d line(s), %d answer(s))",
+                     len(work.get("lines") or []), len(work.get("answers") or []))
 
     def _guarded(self, ask: Callable[[Session], Verdict], source: str) -> None:
         """Ask the interpreter; a bug in it is logged and it restarts from the journal; the game goes on."""

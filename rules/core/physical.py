@@ -62,6 +62,9 @@ class Snapshot:
 
     seq: int
     readings: Mapping[str, Reading] = field(default_factory=dict)
+    # a sensor board was out of reach since the last snapshot (unplugged, or its link resynchronising):
+    # changes made meanwhile show only as their sum, so moves that came back to where they began left no trace
+    unwatched: bool = False
 
     def get(self, location: str, default: Reading | None = None) -> Reading | None:
         return self.readings.get(location, default)

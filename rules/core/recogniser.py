@@ -124,6 +124,13 @@ class Settings:
     through_budget: int = 600  # states expanded to find them, per explanation the answer rules out
     quiet_depth: int = 3  # levels searched further, past the alternatives, through decisions the table cannot see
     turn_snapshots: int = 400  # snapshots of the current turn kept as evidence when it is re-explained
+    # after a time nobody watched the table (a restart from the journal): decisions past the first explanation
+    # that went somewhere and came back to the same table (a character off a fork and back faces the other way)
+    unwatched_depth: int = 4  # decisions in such a detour
+    unwatched_budget: int = 1500  # states expanded to find them, over every explanation
+    unwatched_step_budget: int = 150  # of which, from one point of an explanation
+    unwatched_from: int = 3  # explanations searched for them (best first)
+    unwatched_away: int = 2  # how far from the table (places whose tokens differ) a detour may go
 
 
 class Recogniser:
@@ -174,6 +181,9 @@ class Recogniser:
         # a token swapped where a sensor sees only that something is there: a change the table cannot show
         # (without such places the invisible alternatives past the first are not searched: time to verdict)
         self._masking = any(s.fidelity == Fidelity.PRESENCE for s in view.units.specs.values())
+        # the first snapshot comes after a time nobody watched (a start, a restart from the journal): moves
+        # that came back to where they began left no trace on it, and are looked for (see ``_detours``)
+        self._unwatched = True
         self.last_expansions = 0
 
     # -- the interpreter interface -------------------------------------------------
@@ -187,6 +197,8 @@ class Recogniser:
 
     def observe(self, snapshot: Snapshot | Mapping[str, object]) -> Verdict:
         observed = self.view.units.observe(snapshot)  # type: ignore[arg-type]
+        if getattr(snapshot, "unwatched", False):
+            self._unwatched = True  # (a board was out of reach: see ``_detours``)
         previous = self._observed
         self._previous = previous
         self._delta = None if previous is None else frozenset(  # (the same units every time: set operations in C)
@@ -383,6 +395,50 @@ class Recogniser:
             return self._merge(verdict, self._explain(self._observed))
         return verdict
 
+    def pending_work(self) -> dict[str, object] | None:
+        """What a restart would lose (JSON): the lines of decisions still pending, best first, and the
+        answers given about them. None when nothing is pending."""
+        lines = [h.path for h in self._hyps if h.path]
+        if not lines and not self._decided:
+            return None
+        as_json = self.game.action_to_json
+        return {
+            "lines": [[as_json(a) for _, a in path] for path in lines],
+            "answers": [{"after": [as_json(a) for a in before], "named": as_json(choice),
+                         "over": [as_json(a) for a in sorted(others, key=repr)]}
+                        for before, choice, others in self._decided],
+        }
+
+    def resume_work(self, work: Mapping[str, object]) -> None:
+        """Go on from ``pending_work`` kept before a restart (at the same committed position): its lines are
+        explanations again, its answers stand. A line the rules no longer allow, or unreadable work, is
+        left out: the table is then explained afresh, as without it."""
+        hyps: list[Hypothesis] = []
+        decided: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
+        read = self.game.action_from_json
+        lines, answers = work.get("lines"), work.get("answers")
+        for line in lines if isinstance(lines, list) else []:
+            state = self._committed.clone()
+            path: list[tuple[int, Action]] = []
+            try:
+                for data in line:
+                    action = read(data)
+                    who = _who(state, state.current_player, action)
+                    state.apply(action)
+                    path.append((who, action))
+            except (IllegalAction, ValueError, TypeError):
+                continue
+            if path:
+                hyps.append(Hypothesis(tuple(path), state, 1))
+        try:
+            for answer in answers if isinstance(answers, list) else []:
+                decided.append((tuple(read(a) for a in answer["after"]), read(answer["named"]),
+                                frozenset(read(a) for a in answer["over"])))
+        except (ValueError, TypeError, KeyError):
+            decided = []
+        self._hyps = [*hyps, Hypothesis((), self._committed)]
+        self._decided = decided
+
     def resync(self) -> Verdict:
         """Forget pending explanations and explain the last snapshot afresh from the committed state."""
         self._hyps = [Hypothesis((), self._committed)]
@@ -421,6 +477,9 @@ class Recogniser:
         if matches:
             best = self._dedupe(matches)  # one explanation per resulting position, the best path to it
             best = self._consistent(best)
+            if self._unwatched:
+                self._unwatched = False
+                best = [*best, *self._detours(best, observed)]
             shortest = min(len(m.path) for m in best)
             settled = [m for m in best if not self._in_hand(m.state)]
             moving = [p for p in partial if len(p.path) <= shortest]
@@ -730,6 +789,97 @@ class Recogniser:
         result.closest.sort(key=lambda t: (t[0], len(t[1].path)))
         del result.closest[8:]
         return result
+
+    def _detours(self, matches: list[Hypothesis], observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
+        """Longer explanations of a table nobody watched: at some point of an explanation the player in play
+        went somewhere and came back to the same table, in another position (a character that stepped off a
+        fork and back onto it faces the other way, with fewer steps left), then went on as it says. Watched,
+        the table showed each step; unwatched, only the players can say, so these are kept for the table or
+        a question to tell apart."""
+        settings = self.settings
+        known = {self._key(h.state) for h in matches}
+        found: list[Hypothesis] = []
+        left = settings.unwatched_budget
+        for h in sorted(matches, key=_rank)[:settings.unwatched_from]:
+            states = [self._committed]
+            node = self._node(self._committed)
+            for _, action in h.path:
+                node, _ = self._child(node, action)
+                states.append(node.state)
+            for at in range(len(h.path), -1, -1):  # (the end first: a move left where it ended is the likeliest)
+                if left <= 0:
+                    return found
+                spend = min(left, settings.unwatched_step_budget)
+                detours, used = self._returns(states[at], spend)
+                left -= used
+                for steps, end in detours:
+                    line = self._go_on(Hypothesis((*h.path[:at], *steps), end, h.seen), h.path[at:], observed)
+                    if line is not None and self._key(line.state) not in known:
+                        known.add(self._key(line.state))
+                        found.append(line)
+        return found
+
+    def _go_on(self, start: Hypothesis, rest: Path, observed: Mapping[str, tuple[str, ...] | int]
+               ) -> Hypothesis | None:
+        """``start`` followed by ``rest``, where the table allows: a decision the detour made unneeded (a move
+        ended by its last step needs no "pass") is left out; the line must end at the table."""
+        state = start.state.clone()
+        path = list(start.path)
+        for who, action in rest:
+            try:
+                state.apply(action)
+            except IllegalAction:
+                continue
+            path.append((who, action))
+        if not self._compare(state, observed).exact:
+            return None
+        return Hypothesis(tuple(path), state, start.seen)
+
+    def _returns(self, start: State, budget: int) -> tuple[list[tuple[Path, State]], int]:
+        """Ways the player in play can leave ``start``'s table and come back to it in another position,
+        within ``unwatched_depth`` decisions of that player's turn; and the states expanded."""
+        if start.is_terminal():
+            return [], 0
+        settings = self.settings
+        player, turn = start.current_player, self._turn_key(start)
+        root = self._node(start)
+        target = root.exp
+        out: list[tuple[Path, State]] = []
+        visited = {self._key(start)}
+        level: list[tuple[Path, _Node, frozenset[str]]] = [((), root, frozenset())]
+        spent = 0
+        for _depth in range(settings.unwatched_depth):
+            nxt: list[tuple[Path, _Node, frozenset[str]]] = []
+            for path, node, touched in level:
+                state = node.state
+                if state.is_terminal() or state.current_player != player or self._turn_key(state) != turn:
+                    continue  # (the same player's turn: another's would show)
+                if node.actions is None:
+                    node.actions = state.legal_actions()
+                for action in node.actions:
+                    if spent >= budget:
+                        return out, spent
+                    spent += 1
+                    kid, changed = self._child(node, action)
+                    if not changed and not touched:
+                        continue  # decisions the table cannot see at all are the quiet phase's (``_search``)
+                    moved = touched | changed
+                    away = sum(1 for u in moved if kid.exp.get(u) != target.get(u))
+                    if away > settings.unwatched_away:
+                        continue
+                    key = self._key(kid.state)
+                    if key in visited:
+                        continue
+                    visited.add(key)
+                    steps = (*path, (player, action))
+                    if not away and not kid.proj.flexible:
+                        out.append((steps, kid.state))
+                        continue
+                    nxt.append((steps, kid, moved))
+            level = nxt
+            if not level:
+                break
+        return out, spent
 
     def _still_between(self, before: State, node: _Node, cmp: Comparison,
                        observed: Mapping[str, tuple[str, ...] | int]) -> bool:

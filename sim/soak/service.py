@@ -499,6 +499,7 @@ class ServiceGame:
         self.rng = random.Random(seed * 7919 + players)
         self.fault_rng = random.Random(seed * 104729 + 17)
         self.wiring = load_wiring_map(cfg.wiring)
+        self.start = state.clone()  # (staff find where the service's game is on the truth's way: ``_behind``)
         self.truth = AacTruth(state, self.rng, self.wiring.specs())
         self.link_faults = LinkFaults()
         self.rig = SerialRig(self.truth.table, self.wiring, directory, faults=self.link_faults,
@@ -767,9 +768,10 @@ class ServiceGame:
         self.memory.agreed(len(self.truth.state.history))
         doc = self.status()
         history = self.truth.state.history
-        behind = doc.get("decisions")
-        if (doc.get("table") == normalised(self.truth.state) or not isinstance(behind, int)
-                or not 0 <= behind < len(history)):
+        if doc.get("table") == normalised(self.truth.state):
+            return
+        behind = self._behind(doc.get("table"))
+        if behind is None:
             return
         for who, action in history[behind:]:
             if who < 0:
@@ -779,6 +781,19 @@ class ServiceGame:
             if response.get("status") != "ok":
                 break
             self.result.staff_moves += 1
+
+    def _behind(self, table: Any) -> int | None:
+        """How many of the truth's decisions lead to the service's game (the last point of the truth's way
+        where the games are equal); None when it is on none. Counting the service's decisions would not
+        do: it may have reached the same position by another way (the same decisions in another order, a
+        decision that ends a move by itself rather than a "pass")."""
+        state = self.start.clone()
+        found = 0 if normalised(state) == table else None
+        for i, (_, action) in enumerate(self.truth.state.history):
+            state.apply(action)
+            if normalised(state) == table:
+                found = i + 1
+        return found
 
     def _answer(self, prompt: dict[str, Any]) -> dict[str, Any]:
         key = self.truth.answer_published(prompt, self.game, self.memory)

@@ -16,6 +16,7 @@ import rules
 from rules.aac.state import AacState
 from rules.core.api import Action
 from rules.core.physical import Snapshot
+from rules.core.recogniser import Recogniser
 from rules.core.verdict import Verdict
 from sim.players.aac import digest
 from sim.players.mistakes import Mistake
@@ -579,3 +580,30 @@ def test_a_long_move_after_answered_questions_is_committed_as_it_goes():
     assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
     assert t.prompts == 2
     assert max(behind[-4:]) <= 3, f"the move waited for its end to be committed: {behind}"
+
+
+def test_a_character_off_a_fork_and_back_while_nobody_watched_is_asked_about():
+    """MOVE YOUR CHARACTER (p. 24): a character moves only the way it faces, chooses its way at a fork,
+    turns round where it cannot go on, and ends facing the way it last moved. Rusné stood on a fork with
+    2 steps left. While the service was down (``kill -9``, then a restart from the journal) she stepped
+    onto the dead end fortress.east and back: the table is as it was, but she faces the other way, with
+    no steps left. The restarted recogniser took the shortest explanation (she had not moved), and the
+    next turn started from a position the players never reached (in-process restarts, seed 343). After a
+    time nobody watched, the lines that went somewhere and came back to the same table are now kept too,
+    and asked about once the table cannot tell."""
+    game, start = _from_saved("fork_detour.json", 5, 343, mistakes=0.0)
+    game.backend.stop()  # the service is down
+    detour = [Action("step", ("fortress.east",)), Action("step", ("fortress.fork",))]
+    choose = game.truth.choose
+    game.truth.choose = lambda: detour.pop(0) if detour else choose()  # type: ignore[method-assign]
+    game.step()
+    game.step()
+    rusne = game.truth.state.players[3]
+    assert (rusne.space, rusne.came_from) == ("fortress.fork", "fortress.east")
+    game.recogniser = Recogniser(game.game, start.clone(), game.view)  # restarted from the journal
+    asked = _questions(game)
+    game.backend.start(game._snapshot, game._event)
+    _play_turns(game, 6)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert any(Action("step", ("fortress.east",)) in options for _, options in asked), asked

@@ -28,6 +28,7 @@ from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
 from rules.core.api import Action, State
 from rules.core.physical import MomentaryEvent, Snapshot
+from rules.core.recogniser import Recogniser
 from rules.core.verdict import Verdict
 from sim.link.direct import DirectBackend
 from sim.players.aac import AacTruth
@@ -309,3 +310,54 @@ def test_an_end_of_turn_waits_for_a_settling_table_at_most_a_few_seconds(tmp_pat
     now[0] = SETTLE_HOLD_S + 0.1
     table.core.handle(Tick())
     assert len(table.replies) == 1
+
+
+def test_a_restart_goes_on_with_the_moves_still_pending_and_the_answers_given(tmp_path):
+    """Seeds 337 and 500 of the soak: killed in the middle of a long move whose questions had been
+    answered. The journal holds only what was accepted, so the restarted service had to explain the whole
+    move from one snapshot, beyond a search's reach, and refused the players' next decisions. The moves
+    still pending and the answers are now kept beside the journal, and a restart goes on from them."""
+    table = Table(tmp_path, 5)
+    work = None
+    for _ in range(400):
+        table.decide()
+        assert table.core.session is not None
+        work = table.core.session.interpreter.pending_work()  # type: ignore[attr-defined]
+        if work is not None and any(len(line) >= 2 for line in work["lines"]):
+            break
+    assert work is not None, "no move was pending over two decisions in 400"
+    table.kill_and_restart()
+    assert table.core.session is not None
+    assert table.core.session.interpreter.pending_work() == work  # type: ignore[attr-defined]
+    table.table_read()
+    for _ in range(30):
+        table.decide()
+    doc = table.core.state_document()
+    assert doc["sync"]["in_sync"], doc["refusal"]
+    if not doc["sync"]["pending"]:
+        assert table.state().fingerprint() == table.truth.state.fingerprint()
+
+
+def test_work_kept_at_another_journal_row_or_unreadable_is_not_resumed(tmp_path):
+    """Rows journaled after the work was kept made it stale; a damaged body is ignored (the table is then
+    explained afresh, as before the work was kept)."""
+    journal = Journal(tmp_path / "j.sqlite")
+    journal.save_pending(1, 7, {"lines": [[{"kind": "pass"}]], "answers": []})
+    assert journal.load_pending(1, 7) == {"lines": [[{"kind": "pass"}]], "answers": []}
+    assert journal.load_pending(1, 8) is None
+    assert journal.load_pending(2, 7) is None
+    journal._scratch().execute("UPDATE pending SET body = '{not json' WHERE game = 1")
+    assert journal.load_pending(1, 7) is None
+    journal.save_pending(1, 7, None)
+    assert journal.load_pending(1, 7) is None
+    journal.close()
+
+
+def test_lines_the_rules_no_longer_allow_are_left_out_of_resumed_work():
+    """Work kept by another version of the rules, or damaged, must not become an explanation."""
+    state = GAME.new_game(players=2, seed=3, options={})
+    recogniser = Recogniser(GAME, state.clone(), GAME.table_view(state, WIRING.specs()))
+    first = GAME.action_to_json(state.legal_actions()[0])
+    recogniser.resume_work({"lines": [[first], [{"kind": "pass"}, {"kind": "no such kind"}], "junk"],
+                            "answers": [{"after": []}]})
+    assert recogniser.pending_work() == {"lines": [[first]], "answers": []}

@@ -122,3 +122,27 @@ def test_the_table_counts_as_read_since_a_moment_once_every_board_confirmed_a_sc
     assert stabiliser.read_since(said)
     table.engine.handle(Ready("pi", False), table.t)  # a board unplugged: not read at all
     assert not stabiliser.read_since(said)
+
+
+def test_the_first_snapshot_after_a_board_was_out_of_reach_says_so():
+    """Changes made while a board was unplugged reach the core as their sum: a token lifted and put
+    back left no trace. The snapshot after it says it came after a time unwatched (the recogniser then
+    looks for moves that came back to where they began); the ones after it do not."""
+    table = Table()
+    table.engine.handle(Ready("pi", False), table.t)  # unplugged
+    table.run(0.2)
+    table.engine.handle(Ready("pi", True), table.t)  # back, with a change made meanwhile
+    table.switch(1)
+    seen: list[Snapshot] = []
+    for _ in range(60):
+        table.t = round(table.t + 0.01, 6)
+        table.scan += 1
+        table.engine.handle(Confirmed("pi", table.scan), table.t)
+        seen.extend(i for i in table.engine.poll(table.t) if isinstance(i, Snapshot))
+    table.switch(0)
+    for _ in range(60):
+        table.t = round(table.t + 0.01, 6)
+        table.scan += 1
+        table.engine.handle(Confirmed("pi", table.scan), table.t)
+        seen.extend(i for i in table.engine.poll(table.t) if isinstance(i, Snapshot))
+    assert [(s.readings["board.pool.t1"], s.unwatched) for s in seen] == [(1, True), (0, False)]

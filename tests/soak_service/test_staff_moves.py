@@ -10,11 +10,17 @@ import rules
 from sim.soak.service import ServiceGame, ServiceSoakResult, normalised
 
 
-def stand_in(service_decisions: int, refuse_after: int | None = None) -> tuple[ServiceGame, list[Any]]:
+def stand_in(service_decisions: int, refuse_after: int | None = None,
+             counted: int = 0) -> tuple[ServiceGame, list[Any]]:
+    """A service ``service_decisions`` into the truth's game, which it counts as ``counted`` more (it may
+    have reached the same position by another way)."""
     game = rules.load("aac")
     state = game.new_game(players=2, seed=3, options={})
+    start = state.clone()
+    tables = [normalised(state)]
     for _ in range(10):
         state.apply(state.legal_actions()[0])
+        tables.append(normalised(state))
     asked: list[Any] = []
     entered = {"n": 0}
 
@@ -28,11 +34,12 @@ def stand_in(service_decisions: int, refuse_after: int | None = None) -> tuple[S
 
     def status() -> dict[str, Any]:
         done = service_decisions + entered["n"]
-        return {"decisions": done, "table": normalised(state) if done == len(state.history) else {"behind": done}}
+        return {"decisions": done + counted, "table": tables[done]}
 
     soak = ServiceGame.__new__(ServiceGame)
     for name, value in {"ask": ask, "status": status, "game": game, "result": ServiceSoakResult(),
-                        "truth": types.SimpleNamespace(state=state), "trace": lambda text: None}.items():
+                        "truth": types.SimpleNamespace(state=state), "trace": lambda text: None,
+                        "start": start}.items():
         setattr(soak, name, value)
     return soak, asked
 
@@ -59,3 +66,14 @@ def test_staff_stop_at_the_first_decision_the_service_refuses():
     soak._resync()
     assert [command for command, _ in asked] == ["resync", "move", "move"]
     assert soak.result.staff_moves == 1
+
+
+def test_staff_find_where_the_service_is_by_its_game_not_by_its_count():
+    """The service got to the same position as the truth's 7th by one decision fewer (a move ended by its
+    last step needs no "pass"): counting would enter the truth's 7th again, which it refuses."""
+    soak, asked = stand_in(service_decisions=7, counted=-1)
+    soak._resync()
+    history = soak.truth.state.history
+    moves = [payload["action"] for command, payload in asked if command == "move"]
+    assert moves == [soak.game.action_to_json(action) for _, action in history[7:]]
+    assert soak.result.staff_moves == 3
