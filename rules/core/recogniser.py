@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
@@ -131,6 +131,7 @@ class Settings:
     unwatched_step_budget: int = 150  # of which, from one point of an explanation
     unwatched_from: int = 3  # explanations searched for them (best first)
     unwatched_away: int = 2  # how far from the table (places whose tokens differ) a detour may go
+    unwatched_reach: int = 3  # when nothing explains that first look: searched again this many times deeper
 
 
 class Recogniser:
@@ -184,6 +185,7 @@ class Recogniser:
         # the first snapshot comes after a time nobody watched (a start, a restart from the journal): moves
         # that came back to where they began left no trace on it, and are looked for (see ``_detours``)
         self._unwatched = True
+        self._widen = True  # (the wider search, once per time unwatched: ``_explain_wider``)
         self.last_expansions = 0
 
     # -- the interpreter interface -------------------------------------------------
@@ -198,7 +200,7 @@ class Recogniser:
     def observe(self, snapshot: Snapshot | Mapping[str, object]) -> Verdict:
         observed = self.view.units.observe(snapshot)  # type: ignore[arg-type]
         if getattr(snapshot, "unwatched", False):
-            self._unwatched = True  # (a board was out of reach: see ``_detours``)
+            self._unwatched = self._widen = True  # (a board was out of reach: see ``_detours``)
         previous = self._observed
         self._previous = previous
         self._delta = None if previous is None else frozenset(  # (the same units every time: set operations in C)
@@ -477,6 +479,7 @@ class Recogniser:
         if matches:
             best = self._dedupe(matches)  # one explanation per resulting position, the best path to it
             best = self._consistent(best)
+            self._widen = False
             if self._unwatched:
                 self._unwatched = False
                 best = [*best, *self._detours(best, observed)]
@@ -496,6 +499,10 @@ class Recogniser:
                 self._keep([*best, *moving], complete=best)
                 return Verdict(accepted=accepted, in_sync=True, pending=True, prompts=self._prompts())
             return self._settle(settled, Verdict())
+        if not partial and self._widen and self.settings.unwatched_reach > 1:
+            # the first look after a time nobody watched may have to explain many decisions at once (the
+            # players went on while the service restarted): searched once more, deeper and longer
+            return self._explain_wider(observed)
         if partial:  # a move in progress (tokens in a hand, or part-way through one decision)
             self._keep(partial)
             return Verdict(in_sync=True, pending=True, prompts=self._prompts())
@@ -506,6 +513,17 @@ class Recogniser:
         if revised is not None:
             return revised
         return self._out_of_sync(observed, closest)
+
+    def _explain_wider(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict:
+        self._widen = False  # (once: a table out of sync for another reason must not cost this every time)
+        settings = self.settings
+        reach = settings.unwatched_reach
+        self.settings = replace(settings, unwatched_reach=1, max_depth=settings.max_depth * reach,
+                                budget=settings.budget * reach, snapshot_budget=settings.snapshot_budget * reach)
+        try:
+            return self._explain(observed)
+        finally:
+            self.settings = settings
 
     def _agrees(self, h: Hypothesis) -> bool:
         """Does this explanation agree with every answer the players gave?"""
