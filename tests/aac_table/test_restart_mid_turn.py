@@ -361,3 +361,27 @@ def test_lines_the_rules_no_longer_allow_are_left_out_of_resumed_work():
     recogniser.resume_work({"lines": [[first], [{"kind": "pass"}, {"kind": "no such kind"}], "junk"],
                             "answers": [{"after": []}]})
     assert recogniser.pending_work() == {"lines": [[first]], "answers": []}
+
+
+def test_the_first_look_after_a_restart_searches_further_when_nothing_explains_it():
+    """Seed 340 of the in-process restarts: while the service was down the players completed a section
+    and took its rewards, more decisions than a snapshot's search reaches, and the restarted service
+    refused their next move. Its first look is now searched once more, deeper (``unwatched_reach``)."""
+    from rules.core.recogniser import Settings
+    from sim.soak.games import TableGame, wiring_for
+
+    game = TableGame(2, 11, wiring_for("identity"))
+    start = game.truth.state.clone()
+    game.backend.stop()  # the service is down
+    while len(game.truth.state.history) < 6:
+        game.step()
+
+    def first_look(reach: int) -> Verdict:
+        settings = Settings(max_depth=3, unwatched_reach=reach)
+        recogniser = Recogniser(game.game, start.clone(), game.view, settings)
+        return recogniser.observe(Snapshot(1, game.backend.readings()))
+
+    assert not first_look(1).in_sync
+    verdict = first_look(3)
+    assert verdict.in_sync and not verdict.pending, verdict.refusal
+    assert [a for _, a in verdict.accepted] == [a for _, a in game.truth.state.history]
