@@ -29,7 +29,7 @@ from firmware_bridge.service import views
 from firmware_bridge.service.commands import handle_command
 from firmware_bridge.service.holding import TableWait
 from firmware_bridge.service.inputs import CommandInput, EventInput, Inbox, Input, SnapshotInput, Stop, Tick
-from firmware_bridge.service.seams import InterpreterFactory, LedSink, Publisher
+from firmware_bridge.service.seams import InterpreterFactory, LedSink, Publisher, WorkKeeper
 from firmware_bridge.service.session import InterpreterFault, Session
 from firmware_bridge.service.timekeeping import Clock, Sounds, TimeKeeping
 from rules import CHANCE
@@ -178,21 +178,18 @@ class Core:
         given to them): a restart in the middle of a long move goes on from it instead of having to
         explain the whole move from one snapshot, and asks no question the players answered already."""
         session = self.session
-        work_of = getattr(session.interpreter, "pending_work", None) if session is not None else None
-        if session is None or work_of is None:
+        if session is None or not isinstance(session.interpreter, WorkKeeper):
             return
-        work = work_of()
-        kept = (session.number, self.journal.last_seq, work)
-        if kept != self._kept_work:
+        kept = (session.number, self.journal.last_seq, session.interpreter.pending_work())
+        if kept != self._kept_work:  # (the same work is the same object: compared by identity first)
             self._kept_work = kept
-            self.journal.save_pending(session.number, self.journal.last_seq, work)
+            self.journal.save_pending(*kept)
 
     def _resume_work(self, game: int) -> None:
         session = self.session
-        resume = getattr(session.interpreter, "resume_work", None) if session is not None else None
         work = self.journal.load_pending(game, self.journal.last_seq)
-        if resume is not None and work is not None:
-            resume(work)
+        if session is not None and isinstance(session.interpreter, WorkKeeper) and work is not None:
+            session.interpreter.resume_work(work)
             log.info("went on with the moves pending before the restart (%d line(s), %d answer(s))",
                      len(work.get("lines") or []), len(work.get("answers") or []))
 

@@ -119,6 +119,17 @@ class HintSource(Protocol):
     def led_hints(self) -> tuple[tuple[str, str], ...]: ...
 
 
+@runtime_checkable
+class WorkKeeper(Protocol):
+    """Optional: an interpreter whose work in progress (moves still pending, answers given) can be kept
+    beside the journal and resumed after a restart at the same journal row."""
+
+    def pending_work(self) -> dict[str, object] | None:
+        """The work as JSON (None: nothing pending); the same object while it has not changed."""
+
+    def resume_work(self, work: Mapping[str, object]) -> None: ...
+
+
 _table_backends: dict[str, TableBackendFactory] = {}
 _interpreter: list[InterpreterFactory] = []
 

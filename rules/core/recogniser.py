@@ -186,6 +186,7 @@ class Recogniser:
         # that came back to where they began left no trace on it, and are looked for (see ``_detours``)
         self._unwatched = True
         self._widen = True  # (the wider search, once per time unwatched: ``_explain_wider``)
+        self._work: tuple[object, dict[str, object]] | None = None  # (``pending_work``'s last, and what it was of)
         self.last_expansions = 0
 
     # -- the interpreter interface -------------------------------------------------
@@ -400,16 +401,21 @@ class Recogniser:
     def pending_work(self) -> dict[str, object] | None:
         """What a restart would lose (JSON): the lines of decisions still pending, best first, and the
         answers given about them. None when nothing is pending."""
-        lines = [h.path for h in self._hyps if h.path]
+        lines = tuple(h.path for h in self._hyps if h.path)
         if not lines and not self._decided:
             return None
+        made = (lines, tuple(self._decided))
+        if self._work is not None and self._work[0] == made:
+            return self._work[1]  # (asked after every input: built again only when it changed)
         as_json = self.game.action_to_json
-        return {
+        work: dict[str, object] = {
             "lines": [[as_json(a) for _, a in path] for path in lines],
             "answers": [{"after": [as_json(a) for a in before], "named": as_json(choice),
                          "over": [as_json(a) for a in sorted(others, key=repr)]}
                         for before, choice, others in self._decided],
         }
+        self._work = (made, work)
+        return work
 
     def resume_work(self, work: Mapping[str, object]) -> None:
         """Go on from ``pending_work`` kept before a restart (at the same committed position): its lines are
@@ -518,7 +524,7 @@ class Recogniser:
         self._widen = False  # (once: a table out of sync for another reason must not cost this every time)
         settings = self.settings
         reach = settings.unwatched_reach
-        self.settings = replace(settings, unwatched_reach=1, max_depth=settings.max_depth * reach,
+        self.settings = replace(settings, max_depth=settings.max_depth * reach,
                                 budget=settings.budget * reach, snapshot_budget=settings.snapshot_budget * reach)
         try:
             return self._explain(observed)
@@ -832,8 +838,11 @@ class Recogniser:
                 left -= used
                 for steps, end in detours:
                     line = self._go_on(Hypothesis((*h.path[:at], *steps), end, h.seen), h.path[at:], observed)
-                    if line is not None and self._key(line.state) not in known:
-                        known.add(self._key(line.state))
+                    if line is None:
+                        continue
+                    key = self._key(line.state)
+                    if key not in known:
+                        known.add(key)
                         found.append(line)
         return found
 
@@ -863,7 +872,7 @@ class Recogniser:
         root = self._node(start)
         target = root.exp
         out: list[tuple[Path, State]] = []
-        visited = {self._key(start)}
+        visited = {root.key}  # (positions by table and hidden state, as ``_search`` tells them apart)
         level: list[tuple[Path, _Node, frozenset[str]]] = [((), root, frozenset())]
         spent = 0
         for _depth in range(settings.unwatched_depth):
@@ -885,10 +894,9 @@ class Recogniser:
                     away = sum(1 for u in moved if kid.exp.get(u) != target.get(u))
                     if away > settings.unwatched_away:
                         continue
-                    key = self._key(kid.state)
-                    if key in visited:
+                    if kid.key in visited:
                         continue
-                    visited.add(key)
+                    visited.add(kid.key)
                     steps = (*path, (player, action))
                     if not away and not kid.proj.flexible:
                         out.append((steps, kid.state))
