@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.bench.broker import BenchBroker, BenchBrokerError
     from firmware_bridge.demo.stack import DemoError
     from firmware_bridge.demo.watcher import WatchError
+    from sim.soak.stopping import Stopped, stop_on_sigterm
 
     if args.events < 1:
         print("aetherlink: --events must be at least 1", file=sys.stderr)
@@ -70,9 +71,13 @@ def run(args: argparse.Namespace) -> int:
     say = (lambda line: print(line, file=sys.stderr, flush=True)) if args.json else print
     started = time.monotonic()
     load_before = os.getloadavg()
+    stop_on_sigterm()  # (stopped by ``timeout`` or ``kill``: its service, broker and ptys go with it, as on Ctrl-C)
     try:
         with BenchBroker(args.mqtt_url) as broker:
             results, recorder = e2e.run(settings, broker.url, say)
+    except Stopped as exc:
+        print(f"aetherlink bench e2e: {exc}; nothing measured", file=sys.stderr)
+        return 3
     except BenchBrokerError as exc:
         print(f"aetherlink: {exc}", file=sys.stderr)
         return 69

@@ -6,15 +6,20 @@ No assertion on the targets: benchmarks print figures, tests do not time them.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.fixtures.mosquitto import Mosquitto, mosquitto  # noqa: F401  (pytest fixture)
+from tests.fixtures.processes import command_lines, left_behind
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,3 +76,31 @@ def test_bench_footprint_reads_the_service_process_memory_and_ready_time(mosquit
     assert result["broker"] == "external"
     assert result["service_exit_code"] == 0
     assert result["ready_status"].startswith("aac game 1")
+
+
+def test_bench_e2e_stopped_by_sigterm_takes_its_service_and_broker_with_it(tmp_path: Path):
+    """``timeout`` and ``kill`` send SIGTERM: the service process and the mosquitto the benchmark started (each
+    in a session of its own) must not be left running, as they were before (found stopping a run by hand)."""
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    run = subprocess.Popen([sys.executable, "-m", "firmware_bridge", "bench", "e2e", "--events", "100000",
+                            "--players", "2", "--json"], cwd=ROOT, env=env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not any(
+                "firmware_bridge run" in cmd and str(tmp_path) in cmd for cmd in command_lines().values()):
+            time.sleep(0.2)
+        time.sleep(2.0)  # (a game under way)
+        run.send_signal(signal.SIGTERM)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert run.returncode == 3, err[-3000:]
+    assert "stopped by SIGTERM" in err and "Traceback" not in err, err[-3000:]
+    left = left_behind(str(tmp_path))
+    for pid in left:  # (so that a failure leaves nothing running either)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    assert not left, left

@@ -18,12 +18,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.fixtures.processes import running
-
-
-def _commands() -> dict[int, str]:
-    """Every process's command line, by pid."""
-    return {p.pid: " ".join(p.info["cmdline"] or ()) for p in psutil.process_iter(["cmdline"])}
+from tests.fixtures.processes import command_lines, left_behind, running
 
 
 def _children(pid: int) -> set[int]:
@@ -41,7 +36,7 @@ def test_sigterm_stops_the_soak_with_its_services_and_brokers(tmp_path: Path, wo
         deadline = time.monotonic() + 90
         services: list[int] = []
         while time.monotonic() < deadline and len(services) < workers:
-            services = [pid for pid, cmd in _commands().items()
+            services = [pid for pid, cmd in command_lines().items()
                         if "firmware_bridge run" in cmd and str(tmp_path) in cmd]
             time.sleep(0.2)
         assert len(services) == workers, "the soak's services did not start"
@@ -58,15 +53,8 @@ def test_sigterm_stops_the_soak_with_its_services_and_brokers(tmp_path: Path, wo
     assert "Traceback" not in err, err  # a stop is an expected end, in a busy worker as in an idle one
     figures = json.loads(out.strip().splitlines()[-1])
     assert figures["stopped"] is True and figures["games"] == 0
-    deadline = time.monotonic() + 20
-    left: list[int] = []
-    while time.monotonic() < deadline:
-        left = [pid for pid, cmd in _commands().items() if str(tmp_path) in cmd and running(pid)]
-        left += [pid for pid in workers_before if running(pid)]
-        if not left:
-            break
-        time.sleep(0.2)
-    assert not left, {pid: _commands().get(pid) for pid in left}
+    left = left_behind(str(tmp_path), workers_before)
+    assert not left, left
 
 
 def test_a_recognition_soaks_workers_exit_when_it_is_stopped() -> None:
