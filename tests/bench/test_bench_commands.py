@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.fixtures.mosquitto import Mosquitto, mosquitto  # noqa: F401  (pytest fixture)
-from tests.fixtures.processes import command_lines, left_behind
+from tests.fixtures.processes import left_behind, services_started, terminated
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,17 +86,10 @@ def test_bench_e2e_stopped_by_sigterm_takes_its_service_and_broker_with_it(tmp_p
                             "--players", "2", "--json"], cwd=ROOT, env=env, text=True,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and not any(
-                "firmware_bridge run" in cmd and str(tmp_path) in cmd for cmd in command_lines().values()):
-            time.sleep(0.2)
+        assert services_started(str(tmp_path)), "the benchmark's service did not start"
         time.sleep(2.0)  # (a game under way)
-        run.send_signal(signal.SIGTERM)
-        _, err = run.communicate(timeout=60)
     finally:
-        if run.poll() is None:
-            run.kill()
-            run.communicate()
+        _, err = terminated(run, 60)
     assert run.returncode == 3, err[-3000:]
     assert "stopped by SIGTERM" in err and "Traceback" not in err, err[-3000:]
     left = left_behind(str(tmp_path))

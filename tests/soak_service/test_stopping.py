@@ -18,7 +18,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.fixtures.processes import command_lines, left_behind, running
+from tests.fixtures.processes import left_behind, running, services_started, terminated
 
 
 def _children(pid: int) -> set[int]:
@@ -33,21 +33,11 @@ def test_sigterm_stops_the_soak_with_its_services_and_brokers(tmp_path: Path, wo
          "--players", "2", "--faults", "noise", "--json"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 90
-        services: list[int] = []
-        while time.monotonic() < deadline and len(services) < workers:
-            services = [pid for pid, cmd in command_lines().items()
-                        if "firmware_bridge run" in cmd and str(tmp_path) in cmd]
-            time.sleep(0.2)
-        assert len(services) == workers, "the soak's services did not start"
+        assert len(services_started(str(tmp_path), workers)) == workers, "the soak's services did not start"
         time.sleep(2.0)  # (a game under way)
         workers_before = _children(soak.pid)
-        soak.send_signal(signal.SIGTERM)
-        out, err = soak.communicate(timeout=120)
     finally:
-        if soak.poll() is None:
-            soak.kill()
-            soak.communicate()
+        out, err = terminated(soak, 120)
     assert soak.returncode == 3, err
     assert "stopped after 0 of 4 games" in err
     assert "Traceback" not in err, err  # a stop is an expected end, in a busy worker as in an idle one
