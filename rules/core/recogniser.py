@@ -732,6 +732,10 @@ class Recogniser:
             # keeping the hand at work as an explanation until the table tells them apart
             budget = min(budget, settings.vanish_budget)
             vanish_levels = settings.vanish_depth
+        # (while looking for them, decisions the table does not show at all (an action chosen, a move of no
+        # steps, a pass) are followed at the same level: a second energy exhausted after them is one level)
+        vanishing = vanish_levels > 0
+        chained: set[int] = set()  # (ids of lines reached so: not kept as a hand at work of their own)
         level: list[tuple[Hypothesis, _Node, Comparison]] = [(start, root, cmp0)]
         visited = {root.key}
         plausible = getattr(self.view, "plausible", None)
@@ -778,9 +782,14 @@ class Recogniser:
                         if not quiet_phase or hidden:
                             result.matches.append(h2)
                         continue
-                    if goal is None and cmp2.missing_only and cmp2.score <= settings.max_in_hand:
+                    if (goal is None and cmp2.missing_only and cmp2.score <= settings.max_in_hand
+                            and id(hyp) not in chained):
                         result.partial.append(h2)
-                    nxt.append((h2, kid, cmp2))
+                    if vanishing and cmp2.extra == cmp.extra and cmp2.missing == cmp.missing:
+                        chained.add(id(h2))
+                        level.append((h2, kid, cmp2))  # (searched at this level, after the rest of it)
+                    else:
+                        nxt.append((h2, kid, cmp2))
                     if tracking and (not changed or unseen):
                         quiet.add(id(h2))  # (nothing the sensors can tell apart changed)
                         if hidden:

@@ -556,6 +556,25 @@ def test_a_deeper_search_finds_a_token_put_where_no_sensor_looks_after_unseen_de
     assert any(through_pool in path for path in _explanations_with_compass_lifted(4, 2000))
 
 
+def test_a_second_energy_exhausted_after_decisions_the_table_does_not_show_is_explained():
+    """ACTIONS (p. 14): each action of a turn begins by exhausting a bottom-row energy into the
+    Exhausted Pool. Freyith exhausted a rose for a Move, moved her character no steps and ended the
+    move, then exhausted another rose. At a presence-only table the pool is unsensed: the first rose
+    vanished (explained: an exhaust), then the second, three decisions on that the table does not show
+    (the action chosen, the move, its end). The search for tokens put where no sensor looks went one
+    decision deep, so no explanation held both exhausts, and the claim that followed was refused
+    (presence soak, seed 104). Decisions that change nothing the sensors see are now followed at the
+    same level of that search."""
+    game = table(2, seed=104, fidelity="presence", mistakes=0.005)
+    truth = game.truth
+    while len(truth.state.history) < 26:  # (as the soak plays: a mistake now and then)
+        if truth.state.current_player >= 0 and game.rng.random() < game.mistake_rate:
+            game.inject_mistake()
+        game.step()
+    assert [a.kind for _, a in truth.state.history[21:26]] == ["exhaust", "use", "move", "pass", "exhaust"]
+    assert game.verdict.in_sync and _explained(game)
+
+
 def test_a_long_move_after_answered_questions_is_committed_as_it_goes():
     """MONUMENT SECTION COMPLETION (p. 18-19): Freyith's wild energy completed the Forge's section; the
     table cannot show which of her energies she binds nor whether she exhausts or activates her rose there,
