@@ -551,7 +551,13 @@ class Recogniser:
         """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones."""
         complete_ids = {id(h) for h in complete or ()}
         # complete explanations before moves in progress, each most evidence, then fewest decisions
-        fresh = sorted(self._dedupe(current), key=lambda h: (id(h) not in complete_ids, *_rank(h)))
+        # (moves in progress as well evidenced: the closest to the table first; the shortest would keep a
+        # dozen short lines that leave tokens unexplained before the one that explains all but a hand's)
+        observed = self._observed
+        fresh = sorted(self._dedupe(current), key=lambda h: (
+            id(h) not in complete_ids, -h.seen,
+            0 if observed is None or id(h) in complete_ids else self._compare(h.state, observed).score,
+            len(h.path)))
         done = [h for h in fresh if id(h) in complete_ids]
         taken = {self._key(h.state) for h in fresh}
         older = sorted((h for h in self._hyps if self._key(h.state) not in taken), key=_rank)

@@ -575,6 +575,21 @@ def test_a_second_energy_exhausted_after_decisions_the_table_does_not_show_is_ex
     assert game.verdict.in_sync and _explained(game)
 
 
+def test_a_move_in_progress_that_explains_all_but_a_hands_tokens_is_kept_before_shorter_ones():
+    """CLAIM (p. 17): a claimed tile replaces one of the player's tiles, whose energy goes to the
+    Exhausted Pool. Freyith (two exhausts, a Move of no steps and a claim into this turn, see the test
+    above) lifted the tile to replace off her Device: at a presence-only table only that tile was
+    missing from the line of her six decisions, while a dozen shorter lines (one exhaust, an action
+    chosen) left three or four tokens unexplained. Kept shortest first, those crowded hers out of the
+    list, and her replacement was refused (presence soak, seed 104). Moves in progress as well evidenced
+    are now kept closest to the table first."""
+    game = table(2, seed=104, fidelity="presence", mistakes=0.005)
+    _play_turns(game, 4)
+    t = game.totals
+    assert any(a.kind == "replace" for _, a in game.truth.state.history[:40])
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_a_long_move_after_answered_questions_is_committed_as_it_goes():
     """MONUMENT SECTION COMPLETION (p. 18-19): Freyith's wild energy completed the Forge's section; the
     table cannot show which of her energies she binds nor whether she exhausts or activates her rose there,
