@@ -12,6 +12,7 @@ with the ``end_turn`` MQTT command. Shared by ``bench footprint`` and ``bench e2
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -35,12 +36,16 @@ UNIT = Path(__file__).resolve().parents[2] / "deploy" / "aetherlink.service"
 
 
 class NotifySocket:
-    """What systemd listens on for sd_notify: an AF_UNIX datagram socket named by ``$NOTIFY_SOCKET``."""
+    """What systemd listens on for sd_notify: an AF_UNIX datagram socket named by ``$NOTIFY_SOCKET``.
 
-    def __init__(self, directory: Path):
-        self.path = str(directory / "notify.sock")
+    Its address is abstract (``@name``, Linux's namespace, as systemd's own may be): a file in the run's
+    temporary directory failed where ``$TMPDIR`` is deep ("AF_UNIX path too long": 107 bytes at most)."""
+
+    def __init__(self) -> None:
+        name = f"aetherlink-bench-notify-{os.getpid()}-{secrets.token_hex(8)}"
+        self.path = f"@{name}"
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
-        self.sock.bind(self.path)
+        self.sock.bind(f"\0{name}")
 
     def wait_for(self, field: str, timeout: float) -> tuple[float, list[str]] | None:
         """(monotonic arrival time, fields) of the first datagram holding ``field``."""
@@ -176,7 +181,7 @@ class ProcessStack(DemoStack):
         rig.start()
         self._rig = rig
         self._closers.append(rig.stop)
-        notify = NotifySocket(tmp)
+        notify = NotifySocket()
         self._closers.append(notify.close)
         self.before_service(tmp, rig.ports, notify)
         config = self.write_config(tmp / "config.toml", rig.ports, tmp / "journal.sqlite")
