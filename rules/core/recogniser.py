@@ -502,7 +502,7 @@ class Recogniser:
                     if accepted:
                         self._hyps = [Hypothesis((), self._committed)]  # (the old ones start further back)
                         best, moving = rebased[: len(best)], rebased[len(best):]
-                self._keep([*best, *moving], complete=best)
+                self._keep([*best, *moving], observed, complete=best)
                 return Verdict(accepted=accepted, in_sync=True, pending=True, prompts=self._prompts())
             return self._settle(settled, Verdict())
         if not partial and self._widen and self.settings.unwatched_reach > 1:
@@ -510,7 +510,7 @@ class Recogniser:
             # players went on while the service restarted): searched once more, deeper and longer
             return self._explain_wider(observed)
         if partial:  # a move in progress (tokens in a hand, or part-way through one decision)
-            self._keep(partial)
+            self._keep(partial, observed)
             return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         rolled = self._try_undo(observed)
         if rolled is not None:
@@ -547,16 +547,16 @@ class Recogniser:
                     return False
         return True
 
-    def _keep(self, current: list[Hypothesis], complete: list[Hypothesis] | None = None) -> None:
+    def _keep(self, current: list[Hypothesis], observed: Mapping[str, tuple[str, ...] | int],
+              complete: list[Hypothesis] | None = None) -> None:
         """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones."""
         complete_ids = {id(h) for h in complete or ()}
-        # complete explanations before moves in progress, each most evidence, then fewest decisions
-        # (moves in progress as well evidenced: the closest to the table first; the shortest would keep a
-        # dozen short lines that leave tokens unexplained before the one that explains all but a hand's)
-        observed = self._observed
+        # complete explanations before moves in progress, each most evidence, then (moves in progress) the
+        # closest to the table, then fewest decisions: the shortest first would keep a dozen short lines that
+        # leave tokens unexplained before the one that explains all but a hand's
         fresh = sorted(self._dedupe(current), key=lambda h: (
             id(h) not in complete_ids, -h.seen,
-            0 if observed is None or id(h) in complete_ids else self._compare(h.state, observed).score,
+            0 if id(h) in complete_ids else self._compare(h.state, observed).score,
             len(h.path)))
         done = [h for h in fresh if id(h) in complete_ids]
         taken = {self._key(h.state) for h in fresh}
