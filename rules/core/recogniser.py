@@ -809,7 +809,10 @@ class Recogniser:
                     result.partial.extend(going)
             if result.matches:
                 extra_levels -= 1
-                level = [t for t in nxt if not t[2].exact]
+                # (looking for an end, a position the table matches before the end is another way there:
+                # a contributor's benefit taken, its upgrade still to choose, beside the energy that ends
+                # her part at once)
+                level = [t for t in nxt if goal is not None or not t[2].exact]
                 if extra_levels < 0:
                     # a choice the table cannot see (a benefit taken or declined, its steps invisible) has
                     # longer explanations ending at the same table: follow the invisible decisions further

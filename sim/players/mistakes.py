@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from rules.aac.state import AacState
 from rules.core.api import IllegalAction
+from rules.core.recogniser import Settings
 from sim.players.planner import Step
 from sim.table.model import BOX, Table
 
@@ -544,7 +545,7 @@ class MistakeBook:
         return any(now == earlier for earlier in truth.turn_tables)  # type: ignore[attr-defined]
 
     @staticmethod
-    def legal_now(truth: object, depth: int = 6, budget: int = 3000) -> bool:
+    def legal_now(truth: object, depth: int = Settings.max_depth, budget: int = 3000) -> bool:
         """Does the table now show, as far as its sensors tell, what a few legal decisions of this position
         would, or of a position earlier in this turn (the recogniser may explain the turn again)? Then it
         is no mistake: taking an energy from the count-only reserve when the seat may take a reward
@@ -552,7 +553,8 @@ class MistakeBook:
         then take that reward; starting the Monument track when the wild energy just exhausted could
         have moved it, not taken the action nothing shows. Judged as the recogniser judges: the game's
         table view, at the wiring map's fidelity, over lines that never take the table further from
-        what it shows (``budget`` expansions from each position)."""
+        what it shows (``budget`` expansions from each position), as many decisions deep as the
+        recogniser looks (a 7-decision line re-explaining a turn was once counted a missed mistake)."""
         from rules.aac.table_view import AacTableView
         from rules.core.projection import compare
 

@@ -502,6 +502,35 @@ def test_a_mistake_an_earlier_decision_of_the_turn_explains_is_not_made():
     assert (t.missed_illegal, t.false_rejections, t.desyncs) == (0, 0, 0), t.notes
 
 
+def test_a_contributors_benefit_the_table_cannot_show_is_found_by_her_button_not_assumed_the_energy():
+    """MONUMENT SECTION COMPLETION (p. 18-19) and UPGRADE (p. 20): Multanec completed the Fortress's
+    section; Ignotas, a contributor, answered that she took the benefit (an upgraded Action Token, which
+    a presence-only slot cannot show), not the energy (her reserve had none of that type left, so it
+    changes nothing either), and pressed her button. The button's search for the ends of her part
+    stopped at the shortest, the energy: a position the table matches before her part is over (the
+    benefit taken, its upgrade still to choose) was dropped past the first match. Her answer then had
+    nothing to choose from, the energy was committed and turn 219 began from a position never reached
+    (mixed soak, seed 200, game 207)."""
+    game, _ = _from_saved("reward_energy_or_benefit.json", 5, 207, fidelity="mixed")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+
+
+def test_a_mistake_a_seven_decision_line_of_the_turn_explains_is_not_made():
+    """ACTIONS (p. 14) and DEPLOY (p. 16): Aureon's first action moved a rose between monuments, and she
+    exhausted a second energy. "Deploy into the tile pool without an action" made then (a compass into
+    the pool) showed what seven legal decisions from earlier in the turn would: the first action a
+    Deploy into the pool, the second the rose's move. The recogniser explained the turn again that way,
+    rightly, and the soak counted a missed mistake, because the sim players judged mistakes only six
+    decisions deep (identity soak, seed 6000, game 6014). They now look as deep as the recogniser."""
+    game, _ = _from_saved("deploy_pool_legal.json", 4, 6014)
+    _play_turns(game, 1)
+    t = game.totals
+    assert t.mistakes >= 1, "a mistake is still made here (another one)"
+    assert (t.missed_illegal, t.false_rejections, t.desyncs) == (0, 0, 0), t.notes
+
+
 def test_a_finished_turns_searched_positions_are_dropped_and_freed_when_idle():
     """Positions searched in one turn serve its later snapshots; once the decisions of another turn or player are
     committed no snapshot can reach back past them ("Redoing actions", p. 34, is within the turn), so they are
