@@ -809,10 +809,11 @@ class Recogniser:
                     result.partial.extend(going)
             if result.matches:
                 extra_levels -= 1
-                # (looking for an end, a position the table matches before the end is another way there:
-                # a contributor's benefit taken, its upgrade still to choose, beside the energy that ends
-                # her part at once)
-                level = [t for t in nxt if goal is not None or not t[2].exact]
+                # (every position of the next level is followed: without a goal none matches the table,
+                # a match is kept above; looking for an end, one the table matches that is not an end yet
+                # is another way there: a contributor's benefit taken, its upgrade still to choose, beside
+                # the energy that ends her part at once)
+                level = nxt
                 if extra_levels < 0:
                     # a choice the table cannot see (a benefit taken or declined, its steps invisible) has
                     # longer explanations ending at the same table: follow the invisible decisions further
