@@ -157,12 +157,16 @@ class TableGame:
         truth = self.truth
         decisions = 0
         while not truth.state.is_terminal() and decisions < max_decisions:
-            seat = truth.state.current_player
-            if self.mistakes is not None and seat >= 0 and self.rng.random() < self.mistake_rate:
-                self.inject_mistake()
-            self.step()
+            self.play_one()
             decisions += 1
         self.finish(decisions)
+
+    def play_one(self) -> None:
+        """The next decision, as a soak plays it: now and then a deliberate mistake (and its fix) first."""
+        if self.mistakes is not None and self.truth.state.current_player >= 0 \
+                and self.rng.random() < self.mistake_rate:
+            self.inject_mistake()
+        self.step()
 
     def step(self) -> None:
         """One decision by the truth, carried out by hand; the seat button when the turn is over."""

@@ -237,10 +237,7 @@ def _play_turns(game: TableGame, turns: int) -> None:
     truth = game.truth
     end = truth.state.turns_done + turns
     while truth.state.turns_done < end and not truth.state.is_terminal():
-        seat = truth.state.current_player
-        if game.mistakes is not None and seat >= 0 and game.rng.random() < game.mistake_rate:
-            game.inject_mistake()
-        game.step()
+        game.play_one()
 
 
 def test_a_section_completion_moved_over_several_snapshots_while_energy_gains_crowd_the_list():
@@ -596,10 +593,8 @@ def test_a_second_energy_exhausted_after_decisions_the_table_does_not_show_is_ex
     same level of that search."""
     game = table(2, seed=104, fidelity="presence", mistakes=0.005)
     truth = game.truth
-    while len(truth.state.history) < 26:  # (as the soak plays: a mistake now and then)
-        if truth.state.current_player >= 0 and game.rng.random() < game.mistake_rate:
-            game.inject_mistake()
-        game.step()
+    while len(truth.state.history) < 26:
+        game.play_one()
     assert [a.kind for _, a in truth.state.history[21:26]] == ["exhaust", "use", "move", "pass", "exhaust"]
     assert game.verdict.in_sync and _explained(game)
 
