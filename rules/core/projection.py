@@ -145,6 +145,22 @@ class Comparison:
         return not self.extra
 
 
+def further_only_at_counts(units: UnitMap, before: Comparison, after: Comparison) -> bool:
+    """Is ``after`` further from the snapshot than ``before`` only at units that count their tokens? A token
+    more there, and another taken out again, leave the count as it was: a swap the sensors cannot show."""
+    table = units.units
+    for uid in {*after.extra, *after.missing}:
+        now = _size(after.extra.get(uid)) + _size(after.missing.get(uid))
+        if now > _size(before.extra.get(uid)) + _size(before.missing.get(uid)) \
+                and table[uid].fidelity != Fidelity.COUNT:
+            return False
+    return True
+
+
+def _size(diff: list[str] | int | None) -> int:
+    return 0 if diff is None else diff if isinstance(diff, int) else len(diff)
+
+
 def lay_out(proj: Projection, group_map: Mapping[str, tuple[str, ...]],
             in_hand: bool = True) -> dict[str, tuple[str, ...]]:
     """Lay a projection out on physical locations (the table a perfect player would leave).

@@ -31,7 +31,7 @@ from typing import Protocol
 from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
 from rules.core.messages import Msg
 from rules.core.physical import Fidelity, MomentaryEvent, Snapshot
-from rules.core.projection import Comparison, Projection, Support, UnitMap, compare
+from rules.core.projection import Comparison, Projection, Support, UnitMap, compare, further_only_at_counts
 from rules.core.verdict import Difference, Prompt, PromptOption, Refusal, Verdict
 
 Path = tuple[tuple[int, Action], ...]
@@ -116,6 +116,7 @@ class Settings:
     cache_positions: int = 1000
     snapshot_budget: int = 12000  # states expanded per snapshot over every explanation (bounds the worst case)
     repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
+    swap_budget: int = 4000  # states expanded, when nothing fits, for tokens swapped where sensors only count
     max_asking: int = 96  # explanations kept while a question the table cannot answer is open
     vanish_budget: int = 300  # states expanded, at a table with unsensed places, to explain tokens only missing
     vanish_depth: int = 1  # levels searched for them (a token put where no sensor looks, after decisions unseen)
@@ -459,52 +460,9 @@ class Recogniser:
 
     # -- explaining an observation -------------------------------------------------
     def _explain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict:
-        matches: list[Hypothesis] = []
-        partial: list[Hypothesis] = []
-        closest: list[tuple[int, Hypothesis, Comparison]] = []
-        expansions = 0
-        scores = [self._compare(h.state, observed).score for h in self._hyps]
-        near = min(scores, default=0) + self.settings.max_in_hand
-        # explanations far further from the table than the closest are searched only when the close
-        # ones explain nothing: a line the players have visibly left must not spend the snapshot's time
-        close = [h for h, score in zip(self._hyps, scores) if score <= near]
-        far = [h for h, score in zip(self._hyps, scores) if score > near]
-        for group in (close, far):
-            if matches or partial:
-                break
-            for h in group:  # (each its own search: one that stops at a move in progress leaves others to go on)
-                left = self.settings.snapshot_budget - expansions
-                if left <= 0:
-                    break  # (explanations are kept best first: the rest are the least likely)
-                res = self._search(h, observed, budget=left)
-                expansions += res.expansions
-                matches.extend(m for m in res.matches if self._agrees(m))
-                partial.extend(p for p in res.partial if self._agrees(p))
-                closest.extend(res.closest)
-        self.last_expansions = expansions
+        matches, partial, closest = self._gather(observed)
         if matches:
-            best = self._dedupe(matches)  # one explanation per resulting position, the best path to it
-            best = self._consistent(best)
-            self._widen = False
-            if self._unwatched:
-                self._unwatched = False
-                best = [*best, *self._detours(best, observed)]
-            shortest = min(len(m.path) for m in best)
-            settled = [m for m in best if not self._in_hand(m.state)]
-            moving = [p for p in partial if len(p.path) <= shortest]
-            if len(settled) < len(best) or moving:
-                # tokens still in a hand, or another explanation still in progress: keep every explanation,
-                # after committing the decisions they all begin with (a long move after an answered question
-                # must not wait for the end of the turn, where a restart would have to explain it all at once)
-                accepted: Path = ()
-                if self._prompt is None:  # (an open question's options are counted from the committed position)
-                    accepted, rebased = self._commit_prefix([*best, *moving])
-                    if accepted:
-                        self._hyps = [Hypothesis((), self._committed)]  # (the old ones start further back)
-                        best, moving = rebased[: len(best)], rebased[len(best):]
-                self._keep([*best, *moving], observed, complete=best)
-                return Verdict(accepted=accepted, in_sync=True, pending=True, prompts=self._prompts())
-            return self._settle(settled, Verdict())
+            return self._matched(matches, partial, observed)
         if not partial and self._widen and self.settings.unwatched_reach > 1:
             # the first look after a time nobody watched may have to explain many decisions at once (the
             # players went on while the service restarted): searched once more, deeper and longer
@@ -518,7 +476,77 @@ class Recogniser:
         revised = self._reexplain(observed)
         if revised is not None:
             return revised
+        swapped = self._explain_swapped(observed)
+        if swapped is not None:
+            return swapped
         return self._out_of_sync(observed, closest)
+
+    def _gather(self, observed: Mapping[str, tuple[str, ...] | int], swapping: bool = False
+                ) -> tuple[list[Hypothesis], list[Hypothesis], list[tuple[int, Hypothesis, Comparison]]]:
+        """Each kept explanation searched on to the snapshot: the lines that match it, the moves in progress,
+        and the closest positions (for the differences, when nothing fits)."""
+        matches: list[Hypothesis] = []
+        partial: list[Hypothesis] = []
+        closest: list[tuple[int, Hypothesis, Comparison]] = []
+        expansions = 0
+        budget = self.settings.swap_budget if swapping else self.settings.snapshot_budget
+        scores = [self._compare(h.state, observed).score for h in self._hyps]
+        near = min(scores, default=0) + self.settings.max_in_hand
+        # explanations far further from the table than the closest are searched only when the close
+        # ones explain nothing: a line the players have visibly left must not spend the snapshot's time
+        close = [h for h, score in zip(self._hyps, scores) if score <= near]
+        far = [h for h, score in zip(self._hyps, scores) if score > near]
+        for group in (close, far):
+            if matches or partial:
+                break
+            for h in group:  # (each its own search: one that stops at a move in progress leaves others to go on)
+                left = budget - expansions
+                if left <= 0:
+                    break  # (explanations are kept best first: the rest are the least likely)
+                res = self._search(h, observed, budget=left, swapping=swapping)
+                expansions += res.expansions
+                matches.extend(m for m in res.matches if self._agrees(m))
+                partial.extend(p for p in res.partial if self._agrees(p))
+                closest.extend(res.closest)
+        # (the snapshot's whole search: a swap is looked for after the ordinary search found nothing)
+        self.last_expansions = self.last_expansions + expansions if swapping else expansions
+        return matches, partial, closest
+
+    def _matched(self, matches: list[Hypothesis], partial: list[Hypothesis],
+                 observed: Mapping[str, tuple[str, ...] | int]) -> Verdict:
+        """Lines that explain the snapshot: settled, or kept while tokens are in a hand or another line is
+        still in progress."""
+        best = self._dedupe(matches)  # one explanation per resulting position, the best path to it
+        best = self._consistent(best)
+        self._widen = False
+        if self._unwatched:
+            self._unwatched = False
+            best = [*best, *self._detours(best, observed)]
+        shortest = min(len(m.path) for m in best)
+        settled = [m for m in best if not self._in_hand(m.state)]
+        moving = [p for p in partial if len(p.path) <= shortest]
+        if len(settled) < len(best) or moving:
+            # tokens still in a hand, or another explanation still in progress: keep every explanation,
+            # after committing the decisions they all begin with (a long move after an answered question
+            # must not wait for the end of the turn, where a restart would have to explain it all at once)
+            accepted: Path = ()
+            if self._prompt is None:  # (an open question's options are counted from the committed position)
+                accepted, rebased = self._commit_prefix([*best, *moving])
+                if accepted:
+                    self._hyps = [Hypothesis((), self._committed)]  # (the old ones start further back)
+                    best, moving = rebased[: len(best)], rebased[len(best):]
+            self._keep([*best, *moving], observed, complete=best)
+            return Verdict(accepted=accepted, in_sync=True, pending=True, prompts=self._prompts())
+        return self._settle(settled, Verdict())
+
+    def _explain_swapped(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
+        """Lines through a table further from the snapshot, once, where sensors only count: a token put
+        into a place that counts and another taken out of it between two snapshots (a hand swapping them
+        in one motion, or a snapshot the sensors did not send) leave its count as it was, so a search that
+        never moves away from the snapshot cannot pass through the place holding one more. Searched only
+        when nothing else explains the table: it widens every level."""
+        matches, _, _ = self._gather(observed, swapping=True)
+        return self._matched(matches, [], observed) if matches else None
 
     def _explain_wider(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict:
         self._widen = False  # (once: a table out of sync for another reason must not cost this every time)
@@ -711,8 +739,10 @@ class Recogniser:
         observed: Mapping[str, tuple[str, ...] | int],
         goal: Callable[[State], bool] | None = None,
         budget: int | None = None,
+        swapping: bool = False,
     ) -> SearchResult:
-        """Breadth-first over legal decisions, never letting the table drift further from the snapshot."""
+        """Breadth-first over legal decisions, never letting the table drift further from the snapshot
+        (``swapping``: but once per line, at places that only count; see ``_explain_swapped``)."""
         settings = self.settings
         budget = settings.budget if budget is None else min(budget, settings.budget)
         root = self._node(start.state)
@@ -722,13 +752,14 @@ class Recogniser:
             result.matches.append(Hypothesis(start.path, start.state, start.seen + 1))
             return result
         again = Hypothesis(start.path, start.state, start.seen + 1, start.before)
-        if goal is None and start.before is not None and self._still_between(start.before, root, cmp0, observed):
+        hands = goal is None and not swapping  # (moves in progress are looked for; a swap is looked for whole)
+        if hands and start.before is not None and self._still_between(start.before, root, cmp0, observed):
             # the hand may still be carrying out this decision (several tokens, over several snapshots); the
             # search goes on, for the table may as well show the next decisions begun
             result.partial.append(again)
         carried = len(result.partial)
         vanish_levels = 0  # (levels still to search for tokens that may have gone where no sensor looks)
-        if goal is None and cmp0.missing_only and cmp0.score <= settings.max_in_hand:
+        if hands and cmp0.missing_only and cmp0.score <= settings.max_in_hand:
             if not carried:
                 result.partial.append(again)
             carried = 0  # (a hand at work: what the search finds below is searched no deeper)
@@ -751,6 +782,7 @@ class Recogniser:
         quiet: set[int] = set()  # (ids of explanations whose last decision changed nothing on the table)
         masked: set[int] = set()  # (ids of those with a change on the way that the sensors cannot see)
         quiet_phase = False
+        swapped: set[int] = set()  # (ids of lines that went further from the table once, ``swapping``)
         for _depth in range(settings.max_depth + settings.quiet_depth):
             nxt: list[tuple[Hypothesis, _Node, Comparison]] = []
             for hyp, node, cmp in level:
@@ -769,16 +801,20 @@ class Recogniser:
                     result.expansions += 1
                     kid, changed = self._child(node, action)
                     cmp2 = self._incremental(cmp, changed, kid.exp, kid.proj, observed)
-                    if goal is None and not cmp2.exact and self._between(cmp, changed, node.exp, kid.exp, observed):
+                    if hands and not cmp2.exact and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
                         going.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
                                                 kid.state, start.seen + 1, state))
-                    if cmp2.score > cmp.score:
+                    further = cmp2.score > cmp.score
+                    if further and (not swapping or id(hyp) in swapped
+                                    or not further_only_at_counts(self.view.units, cmp, cmp2)):
                         continue
                     if kid.key in visited:
                         continue  # reached already by a path at most as short
                     visited.add(kid.key)
                     h2 = Hypothesis((*hyp.path, (_who(state, decider, action), action)), kid.state, start.seen + 1)
+                    if further or id(hyp) in swapped:
+                        swapped.add(id(h2))
                     # (followed only where a sensor can miss a change: otherwise not worth the time)
                     unseen = tracking and cmp2.extra == cmp.extra and cmp2.missing == cmp.missing
                     hidden = tracking and (id(hyp) in masked or (bool(changed) and unseen))
@@ -788,7 +824,7 @@ class Recogniser:
                         if not quiet_phase or hidden:
                             result.matches.append(h2)
                         continue
-                    if (goal is None and cmp2.missing_only and cmp2.score <= settings.max_in_hand
+                    if (hands and cmp2.missing_only and cmp2.score <= settings.max_in_hand
                             and id(hyp) not in chained):
                         result.partial.append(h2)
                     if vanishing and cmp2.extra == cmp.extra and cmp2.missing == cmp.missing:

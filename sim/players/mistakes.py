@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from rules.aac.state import AacState
 from rules.core.api import IllegalAction
+from rules.core.projection import Comparison
 from rules.core.recogniser import Settings
 from sim.players.planner import Step
 from sim.table.model import BOX, Table
@@ -554,37 +555,44 @@ class MistakeBook:
         have moved it, not taken the action nothing shows. Judged as the recogniser judges: the game's
         table view, at the wiring map's fidelity, over lines that never take the table further from
         what it shows (``budget`` expansions from each position), as many decisions deep as the
-        recogniser looks (a 7-decision line re-explaining a turn was once counted a missed mistake)."""
+        recogniser looks (a 7-decision line re-explaining a turn was once counted a missed mistake), and
+        from this position, once, through a swap at a place that only counts."""
         from rules.aac.table_view import AacTableView
-        from rules.core.projection import compare
+        from rules.core.projection import compare, further_only_at_counts
 
         state: AacState = truth.state  # type: ignore[attr-defined]
         view = AacTableView(state.cat, truth.specs)  # type: ignore[attr-defined]
         observed = view.units.observe(truth.table.truth())  # type: ignore[attr-defined]
 
-        def score(position: AacState) -> tuple[bool, int]:
+        def score(position: AacState) -> Comparison:
             expected = view.project(position)
-            cmp = compare(view.units, expected.frozen(), expected.flexible, observed)
-            return cmp.exact, cmp.score
+            return compare(view.units, expected.frozen(), expected.flexible, observed)
+
+        def may_swap(before: Comparison, after: Comparison) -> bool:
+            return further_only_at_counts(view.units, before, after)
 
         starts = [state, *reversed(truth.turn_states)]  # type: ignore[attr-defined]
         seen: set[str] = set()
-        return any(MistakeBook._reaches(start, score, seen, depth, budget) for start in starts)
+        if any(MistakeBook._reaches(start, score, seen, depth, budget) for start in starts):
+            return True
+        # (as the recogniser, when no such line fits: lines from this position that go further from the table
+        # once, where sensors only count, a token swapped there)
+        return MistakeBook._reaches(state, score, set(), depth, budget, may_swap)
 
     @staticmethod
-    def _reaches(state: AacState, score: Callable[[AacState], tuple[bool, int]], seen: set[str], depth: int,
-                 budget: int) -> bool:
+    def _reaches(state: AacState, score: Callable[[AacState], Comparison], seen: set[str], depth: int,
+                 budget: int, swap: Callable[[Comparison, Comparison], bool] | None = None) -> bool:
         """Breadth-first from ``state``: a line of at most ``depth`` decisions whose table ``score`` says
-        matches, never further from it on the way."""
-        exact, distance = score(state)
-        if exact:
+        matches, never further from it on the way (or, where ``swap`` allows, once)."""
+        first = score(state)
+        if first.exact:
             return True  # (nothing the sensors tell apart changed, or the table is put back: p. 34)
-        level = [(state, distance)]
+        level = [(state, first, False)]
         seen.add(state.fingerprint())
         expansions = 0
         for _ in range(depth):
-            deeper: list[tuple[AacState, int]] = []
-            for position, distance in level:
+            deeper: list[tuple[AacState, Comparison, bool]] = []
+            for position, before, swapped in level:
                 if position.is_terminal():
                     continue
                 for action in position.legal_actions():
@@ -599,12 +607,14 @@ class MistakeBook:
                     key = after.fingerprint()
                     if key in seen:
                         continue
+                    now = score(after)
+                    further = now.score > before.score
+                    if further and (swap is None or swapped or not swap(before, now)):
+                        continue
                     seen.add(key)
-                    exact, now = score(after)
-                    if exact:
+                    if now.exact:
                         return True
-                    if now <= distance:
-                        deeper.append((after, now))
+                    deeper.append((after, now, swapped or further))
             level = deeper
         return False
 

@@ -665,3 +665,33 @@ def test_a_character_off_a_fork_and_back_while_nobody_watched_is_asked_about():
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     assert any(Action("step", ("fortress.east",)) in options for _, options in asked), asked
+
+
+def test_a_token_swapped_in_the_count_only_tile_pool_between_two_snapshots_is_explained():
+    """REPOSITION (p. 16): place up to 2x of your energy from the Tile Pool and incomplete Monument sections
+    into the Tile Pool, Monument spaces and Achievements. Ignotas moved her Rose from the Library into the
+    Tile Pool and her Wild from the pool to the Gate. The pool's load cell only counts, and no snapshot came
+    between the Rose going in and the Wild coming out (the service soak saw none for 0.7 s and 1.9 s at
+    load 13: seeds 633 and 671), so its count never changed. A search that never goes further from the
+    snapshot cannot pass through the pool holding one more: the Wild placed at the Gate was refused as a
+    token nobody held (service soak, seed 633)."""
+    game, _ = _from_saved("reposition_swap.json", 2, 633, mistakes=0.0)
+    truth = game.truth
+
+    def carry(kind: str, *args: object) -> None:
+        for step, _hold in truth.steps(truth.apply(Action(kind, args))):
+            truth.perform(step)
+
+    carry("use", 2, 1)
+    carry("lift", "mon:library:3")
+    game.backend.stop()  # no snapshot while the Rose goes into the pool and the Wild comes out
+    carry("place", "rose", "pool")
+    carry("lift", "pool:wild")
+    game.backend.start(game._snapshot, game._event)
+    carry("place", "wild", "mon:gate:3")
+    assert game.verdict.in_sync and not game.verdict.pending, game.totals.notes
+    assert game.totals.false_rejections == 0, game.totals.notes
+    assert game.recogniser.state.fingerprint() == truth.state.fingerprint()
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
