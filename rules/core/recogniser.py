@@ -288,6 +288,8 @@ class Recogniser:
                 res = self._search(h, self._observed, goal=ended, budget=left)
                 spent += res.expansions
                 found.extend(res.matches)
+        if not found and self._observed is not None:
+            found = self._ended_on_the_way(self._observed, ended)
         if not found:
             note = _NO_END
             if self._observed is not None and not self._compare(self._committed, self._observed).exact:
@@ -301,6 +303,33 @@ class Recogniser:
         # decisions would assume declined what leaves no trace (a bridge token's replenish taken), so the
         # players are asked instead
         return self._settle(found, Verdict())
+
+    def _ended_on_the_way(self, observed: Mapping[str, tuple[str, ...] | int],
+                          ended: Callable[[State], bool]) -> list[Hypothesis]:
+        """The position part-way along every kept explanation that matches the table and ends the seat's
+        part, when they all pass through the same one.
+
+        A line kept as a move in progress may be ahead of the table: after a claim's replace the
+        lines that also reveal the next tile (a tile "in a hand", its identity invisible at a presence
+        table) crowd out the replace itself, and the seat's button, pressed before anyone drew the
+        tile, found no end from them (presence seed 104). Lines that part before such a position
+        are not chosen between here: the players are told no end was found, as before."""
+        found: Hypothesis | None = None
+        for h in self._hyps:
+            if not h.path:
+                continue  # (the committed position: the search from it found no end)
+            node = self._node(self._committed)
+            here: Hypothesis | None = None
+            for at, (_seat, action) in enumerate(h.path[:-1], start=1):
+                node, _ = self._child(node, action)
+                if ended(node.state) and self._compare(node.state, observed).exact:
+                    here = Hypothesis(h.path[:at], node.state, h.seen)
+                    break
+            if here is None or (found is not None and self._key(here.state) != self._key(found.state)):
+                return []
+            if found is None:
+                found = here
+        return [found] if found is not None else []
 
     def _end_simultaneous(self, seat: int) -> Verdict:
         """Everyone acts at once: the seat's button says the invisible decisions that end its part.
@@ -604,11 +633,34 @@ class Recogniser:
         """The explanations kept: ``max_hypotheses``, or while a question about them is open ``max_asking``
         (the answer narrows them; dropping some first could drop the one the player will name)."""
         cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
-        kept = hyps[:cap]
+        kept = self._with_moves_in_progress(hyps, cap)
         root = [h for h in self._hyps if not h.path][:1]
         if root and not any(not h.path for h in kept):  # the committed position stays a starting point
             kept = [*kept[: cap - 1], root[0]]
         return kept
+
+    def _with_moves_in_progress(self, hyps: list[Hypothesis], cap: int) -> list[Hypothesis]:
+        """The first ``cap`` explanations, where a quarter of the places go to moves still in progress as well
+        evidenced as the best, if complete explanations would fill them all.
+
+        Complete explanations the table cannot tell apart multiply (a bridge that may have replaced any of
+        four neutral ones at presence-only spaces, times the type of the energy bound, while that energy is
+        still in a hand): 32 of them crowded out the one move in progress, the bridge still in the hand
+        on its way to a fifth, empty space, and when it landed nothing explained it (presence seed 105)."""
+        kept = hyps[:cap]
+        observed = self._observed
+        if len(hyps) <= cap or observed is None or not kept:
+            return kept
+        best = kept[0].seen
+        going = [h for h in hyps[cap:] if h.path and h.seen >= best
+                 and not self._compare(h.state, observed).exact]
+        if not going:
+            return kept
+        have = sum(1 for h in kept if h.path and not self._compare(h.state, observed).exact)
+        room = min(len(going), cap // 4 - have)
+        if room <= 0:
+            return kept
+        return [*kept[: cap - room], *going[:room]]
 
     def _exploding(self, hyps: list[Hypothesis], crowded: bool = False) -> list[Hypothesis] | None:
         """Explanations of the same snapshot (the table cannot tell them apart), once they crowd the list.

@@ -695,3 +695,35 @@ def test_a_token_swapped_in_the_count_only_tile_pool_between_two_snapshots_is_ex
     _play_turns(game, 2)
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
+def test_the_seat_button_before_the_next_tile_is_revealed_ends_the_turn_at_the_claim():
+    """CLAIM steps 2 and 3 (p. 17): the claimed tile replaces one of the Device's, the pool's tiles slide
+    right and a tile from the deck is revealed into the empty space; step 4, the opponent may place an
+    energy into the Tile Pool. At a presence-only table neither the revealed tile nor the gift shows, so
+    the lines kept while the tiles slid were those that also revealed a tile (in a hand, on its way)
+    and gave: twelve of them, which crowded out the replace itself. Freyith pressed her button before
+    anyone drew the tile, and no kept line could end her turn from there: refused (presence seed 104,
+    turn 62). Every kept line passes through the replace, which matches the table and ends her part:
+    that position is now taken."""
+    game, _ = _from_saved("claim_button_before_reveal.json", 2, 104, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
+def test_a_bridge_on_its_way_is_not_crowded_out_by_lines_that_swapped_a_neutral_bridge():
+    """MONUMENT SECTION COMPLETION (p. 19): Aureon bound an energy and took the benefit, a bridge token
+    (BROKEN PATHS, p. 24), which she carried to the empty path between the Forge and the Fortress. At a
+    presence-only table, while the bound energy was still in her hand, the lines that put her bridge in
+    place of any of four neutral bridges, times the energy type bound, matched the table exactly: 32
+    complete explanations, which crowded out her line, a bridge still in the hand. When it landed nothing
+    kept explained it (presence seed 105, decision 415). A quarter of the kept places now go to moves in
+    progress when complete explanations would fill them all."""
+    game, _ = _from_saved("bridge_crowded_out.json", 3, 105, fidelity="presence")
+    for _ in range(45):
+        game.play_one()
+    history = [a for _, a in game.truth.state.history]
+    assert Action("bridge_place", ("bp.forge-fortress", "B")) in history
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
