@@ -633,34 +633,11 @@ class Recogniser:
         """The explanations kept: ``max_hypotheses``, or while a question about them is open ``max_asking``
         (the answer narrows them; dropping some first could drop the one the player will name)."""
         cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
-        kept = self._with_moves_in_progress(hyps, cap)
+        kept = hyps[:cap]
         root = [h for h in self._hyps if not h.path][:1]
         if root and not any(not h.path for h in kept):  # the committed position stays a starting point
             kept = [*kept[: cap - 1], root[0]]
         return kept
-
-    def _with_moves_in_progress(self, hyps: list[Hypothesis], cap: int) -> list[Hypothesis]:
-        """The first ``cap`` explanations, where a quarter of the places go to moves still in progress as well
-        evidenced as the best, if complete explanations would fill them all.
-
-        Complete explanations the table cannot tell apart multiply (a bridge that may have replaced any of
-        four neutral ones at presence-only spaces, times the type of the energy bound, while that energy is
-        still in a hand): 32 of them crowded out the one move in progress, the bridge still in the hand
-        on its way to a fifth, empty space, and when it landed nothing explained it (presence seed 105)."""
-        kept = hyps[:cap]
-        observed = self._observed
-        if len(hyps) <= cap or observed is None or not kept:
-            return kept
-        best = kept[0].seen
-        going = [h for h in hyps[cap:] if h.path and h.seen >= best
-                 and not self._compare(h.state, observed).exact]
-        if not going:
-            return kept
-        have = sum(1 for h in kept if h.path and not self._compare(h.state, observed).exact)
-        room = min(len(going), cap // 4 - have)
-        if room <= 0:
-            return kept
-        return [*kept[: cap - room], *going[:room]]
 
     def _exploding(self, hyps: list[Hypothesis], crowded: bool = False) -> list[Hypothesis] | None:
         """Explanations of the same snapshot (the table cannot tell them apart), once they crowd the list.

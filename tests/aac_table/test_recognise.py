@@ -711,19 +711,3 @@ def test_the_seat_button_before_the_next_tile_is_revealed_ends_the_turn_at_the_c
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
-
-def test_a_bridge_on_its_way_is_not_crowded_out_by_lines_that_swapped_a_neutral_bridge():
-    """MONUMENT SECTION COMPLETION (p. 19): Aureon bound an energy and took the benefit, a bridge token
-    (BROKEN PATHS, p. 24), which she carried to the empty path between the Forge and the Fortress. At a
-    presence-only table, while the bound energy was still in her hand, the lines that put her bridge in
-    place of any of four neutral bridges, times the energy type bound, matched the table exactly: 32
-    complete explanations, which crowded out her line, a bridge still in the hand. When it landed nothing
-    kept explained it (presence seed 105, decision 415). A quarter of the kept places now go to moves in
-    progress when complete explanations would fill them all."""
-    game, _ = _from_saved("bridge_crowded_out.json", 3, 105, fidelity="presence")
-    for _ in range(45):
-        game.play_one()
-    history = [a for _, a in game.truth.state.history]
-    assert Action("bridge_place", ("bp.forge-fortress", "B")) in history
-    t = game.totals
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
