@@ -154,7 +154,12 @@ def _do(game: TableGame, kind: str, pick: str = "") -> None:
     """The truth takes a decision of this kind (the last legal one naming ``pick``), carried out by hand."""
     truth = game.truth
     legal = [a for a in truth.state.legal_actions() if a.kind == kind]
-    action = ([a for a in legal if pick in a.args] or legal)[-1]
+    _carry(game, ([a for a in legal if pick in a.args] or legal)[-1])
+
+
+def _carry(game: TableGame, action: Action) -> None:
+    """The truth takes this decision, carried out by hand."""
+    truth = game.truth
     for step, _hold in truth.steps(truth.apply(action)):
         truth.perform(step)
 
@@ -677,18 +682,13 @@ def test_a_token_swapped_in_the_count_only_tile_pool_between_two_snapshots_is_ex
     token nobody held (service soak, seed 633)."""
     game, _ = _from_saved("reposition_swap.json", 2, 633, mistakes=0.0)
     truth = game.truth
-
-    def carry(kind: str, *args: object) -> None:
-        for step, _hold in truth.steps(truth.apply(Action(kind, args))):
-            truth.perform(step)
-
-    carry("use", 2, 1)
-    carry("lift", "mon:library:3")
+    _carry(game, Action("use", (2, 1)))
+    _carry(game, Action("lift", ("mon:library:3",)))
     game.backend.stop()  # no snapshot while the Rose goes into the pool and the Wild comes out
-    carry("place", "rose", "pool")
-    carry("lift", "pool:wild")
+    _carry(game, Action("place", ("rose", "pool")))
+    _carry(game, Action("lift", ("pool:wild",)))
     game.backend.start(game._snapshot, game._event)
-    carry("place", "wild", "mon:gate:3")
+    _carry(game, Action("place", ("wild", "mon:gate:3")))
     assert game.verdict.in_sync and not game.verdict.pending, game.totals.notes
     assert game.totals.false_rejections == 0, game.totals.notes
     assert game.recogniser.state.fingerprint() == truth.state.fingerprint()
