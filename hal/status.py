@@ -17,6 +17,7 @@ class DeviceStatus:
     firmware: str = ""
     connected: bool = False
     reconnects: int = 0
+    link_timeouts: int = 0  # links dropped for silence (not a read error): the device or this host stalled
     resyncs: int = 0
     gaps: int = 0
     frames: int = 0
@@ -51,6 +52,10 @@ class BackendStatus:
     @property
     def reconnects(self) -> int:
         return sum(d.reconnects for d in self.devices)
+
+    @property
+    def link_timeouts(self) -> int:
+        return sum(d.link_timeouts for d in self.devices)
 
     @property
     def ready(self) -> bool:

@@ -138,4 +138,5 @@ class SerialLink:
             if out:
                 ser.write(out)
             if not alive:
+                self.status.link_timeouts += 1
                 raise LinkLost(f"no valid frame for {self.session.settings.link_timeout:.2f} s")

@@ -63,6 +63,7 @@ class SoakResult:
     phantom_events: int = 0
     resyncs: int = 0
     reconnects: int = 0
+    link_timeouts: int = 0  # of which, links dropped for silence (a starved host): not unplugs
     missed_snapshots: int = 0
     missed_events: int = 0
     intermediate_snapshots: int = 0
@@ -83,6 +84,7 @@ class SoakResult:
             "phantom_events": self.phantom_events,
             "resyncs": self.resyncs,
             "reconnects": self.reconnects,
+            "link_timeouts": self.link_timeouts,
             "missed_snapshots": self.missed_snapshots,
             "missed_events": self.missed_events,
             "intermediate_snapshots": self.intermediate_snapshots,
@@ -148,6 +150,7 @@ def run_soak(config: SoakConfig, progress: Any = None) -> SoakResult:
         status = backend.status()
         result.resyncs = status.resyncs
         result.reconnects = status.reconnects
+        result.link_timeouts = status.link_timeouts
         result.gaps = sum(d.gaps for d in status.devices)
         result.frame_errors = sum(d.frame_errors for d in status.devices)
         result.led_retries = sum(d.led_retries for d in status.devices)
