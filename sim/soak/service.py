@@ -120,6 +120,44 @@ def normalised(state: State) -> Any:
                                                                           enc_hook=str)))
 
 
+class Position:
+    """The truth's position, to judge the service's published game (``table``) against.
+
+    Judged as the engine tells positions apart (``fingerprint``), not by the JSON alone: the order of the
+    tiles left of a Device, or of the box, is no part of a position, and nothing on the table shows it.
+    Aureon claimed two tiles, each replacing one of the two left of her Device; which replaced which the
+    sensors could not see, the service took the other way round, and the JSON's lists (those tiles, the
+    box) differed in order only: counted as a desync at every later end of turn (service soak, seed 865)."""
+
+    def __init__(self, game: Any, state: State):
+        self.game = game
+        self.state = state
+        self.json = normalised(state)
+
+    def matches(self, table: Any) -> bool:
+        if table == self.json:
+            return True
+        theirs = _fingerprint_of(self.game, table)
+        return theirs is not None and _same(self.state, table, theirs)
+
+
+def _fingerprint_of(game: Any, table: Any) -> str | None:
+    """The published game's position identity, once (``_behind`` compares it with every truth position)."""
+    try:
+        state = game.state_from_json(table) if isinstance(table, dict) else None
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    fingerprint = getattr(state, "fingerprint", None)
+    return str(fingerprint()) if fingerprint is not None else None
+
+
+def _same(state: State, table: Any, theirs: str | None) -> bool:
+    fingerprint = getattr(state, "fingerprint", None)
+    if theirs is not None and fingerprint is not None:
+        return bool(fingerprint() == theirs)
+    return bool(normalised(state) == table)
+
+
 def _outcome(response: Mapping[str, Any]) -> str:
     """A command's response in a few words, for the soak's trace."""
     if response.get("status") != "ok":
@@ -683,7 +721,7 @@ class ServiceGame:
             patience = 12.0 if final else self.cfg.decision_wait
         started = time.monotonic()
         deadline = started + patience
-        truth_doc = normalised(self.truth.state)
+        truth_now = Position(self.game, self.truth.state)
         seen = self.watcher.states_seen()
         calmed = False  # faults held off (``calm``) for one last undisturbed chance
         pressed_in = self._service_run()
@@ -696,7 +734,7 @@ class ServiceGame:
                     continue
                 sync = doc.get("sync") or {}
                 in_sync = bool(sync.get("in_sync", True))
-                if in_sync and not sync.get("pending") and doc.get("table") == truth_doc:
+                if in_sync and not sync.get("pending") and truth_now.matches(doc.get("table")):
                     self.memory.agreed(len(self.truth.state.history))
                     self._in_sync = True
                     return doc
@@ -738,7 +776,7 @@ class ServiceGame:
                              f"{refusal.get('reason') or sync.get('differences')}")
         else:
             self.result.desyncs += 1
-            where = ", ".join(differing_paths(doc.get("table"), truth_doc)[:4])
+            where = ", ".join(differing_paths(doc.get("table"), truth_now.json)[:4])
             self.result.note(f"game seed {self.seed}: at {when or 'a decision'} the service's game differs "
                              f"from the truth ({where}; pending {sync.get('pending')})")
         self._record_problem(doc)
@@ -768,7 +806,7 @@ class ServiceGame:
         self.memory.agreed(len(self.truth.state.history))
         doc = self.status()
         history = self.truth.state.history
-        if doc.get("table") == normalised(self.truth.state):
+        if Position(self.game, self.truth.state).matches(doc.get("table")):
             return
         behind = self._behind(doc.get("table"))
         if behind is None:
@@ -788,10 +826,11 @@ class ServiceGame:
         do: it may have reached the same position by another way (the same decisions in another order, a
         decision that ends a move by itself rather than a "pass")."""
         state = self.start.clone()
-        found = 0 if normalised(state) == table else None
+        theirs = _fingerprint_of(self.game, table)
+        found = 0 if _same(state, table, theirs) else None
         for i, (_, action) in enumerate(self.truth.state.history):
             state.apply(action)
-            if normalised(state) == table:
+            if _same(state, table, theirs):
                 found = i + 1
         return found
 
@@ -945,7 +984,7 @@ class ServiceGame:
         try:
             if self.service is not None and self.watcher is not None:
                 doc = self._settle(self.status(), final=True, when="the end of the game")
-                if doc.get("table") != normalised(self.truth.state):
+                if not Position(self.game, self.truth.state).matches(doc.get("table")):
                     result.truth_mismatches += 1
                     where = ", ".join(differing_paths(doc.get("table"), normalised(self.truth.state))[:4])
                     result.note(f"game seed {self.seed}: final state differs from the truth ({where})")
