@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import rules
 from sim.soak import service as soak_service
 from sim.soak.service import ServiceGame, ServiceSoakResult
 
@@ -46,7 +47,7 @@ def stand_in(monkeypatch: pytest.MonkeyPatch, restarts: bool, seqs: list[int] | 
         "cfg": types.SimpleNamespace(decision_wait=0.4), "calm": threading.Lock(), "seed": 1, "decisions": 9,
         "ask": ask, "status": status, "_service_run": lambda: next(runs, 2 if restarts else 1),
         "_disturbed": lambda: False, "_record_problem": lambda doc: None, "_resync": lambda: None,
-        "trace": lambda text: None,
+        "trace": lambda text: None, "game": rules.load("aac"),
     }
     for name, value in attributes.items():
         setattr(soak, name, value)
