@@ -98,6 +98,19 @@ def test_aureon_ii_one_more_space_once_per_turn_p29():
     assert st.frames[-1]["t"] != "char" or "ability extra_space -" not in legal(st)
 
 
+def test_aureon_ii_is_the_additional_space_itself_p29():
+    """"You may move 1 additional space": declared before the move's spaces are used up, or declared
+    and not moved, it would spend the once-per-turn limit with nothing on the table to show it."""
+    st = game(("aureon", "freyith", "ignotas"))
+    unlock(st, 0, 1, 2)
+    _moving(st, 0, "library.start", None, left=2)
+    assert "ability extra_space -" not in legal(st)
+    play(st, "step library.a", "step library.fork")
+    assert "ability extra_space -" in legal(st)
+    play(st, "ability extra_space -")
+    assert "pass" not in legal(st) and st.turn_flags == ["extra_space:0"]
+
+
 def test_aureon_ii_usable_at_once_if_gained_while_moving_p29():
     st = game(("aureon", "freyith", "ignotas"))
     unlock(st, 0, 1, spaces={1: "bp.gate-forge"})

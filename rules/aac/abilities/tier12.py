@@ -18,6 +18,7 @@ from rules.aac.frames.common import (
     running_out_sources,
     take_energy,
 )
+from rules.aac.frames.movement import next_spaces
 from rules.aac.frames.placement import magnet_targets
 from rules.core.api import Action
 
@@ -63,17 +64,25 @@ class WildExhaustedMove(Behaviour):
 
 
 class ExtraSpace(Behaviour):
-    """Aureon II (p. 29): one more space when moving, once per turn, usable at once if gained mid-move."""
+    """Aureon II (p. 29): one more space when moving, once per turn, usable at once if gained mid-move.
+
+    Using it *is* moving the additional space, so it is offered only when the move has no space left
+    and a space to go to, and the space must then be moved. Declared earlier, or declared and not
+    moved, it would spend the once-per-turn limit with nothing on the table to show it, and no
+    sensor could tell that turn from one where it was kept."""
 
     kind = "extra_space"
 
     def move_extra(self, st: AacState, f: Frame) -> list[Action]:
-        if f"{self.kind}:{f['p']}" in st.turn_flags:
+        if f["left"] > 0 or f"{self.kind}:{f['p']}" in st.turn_flags:
+            return []
+        if not next_spaces(st, st.players[f["p"]]):
             return []
         return [ability(self.kind)]
 
     def apply_ability(self, st: AacState, f: Frame, arg: str) -> None:
         f["left"] += self.count
+        f["skip"] = True  # the additional space is moved now: no stopping before it
         st.turn_flags.append(f"{self.kind}:{f['p']}")
 
 
