@@ -42,7 +42,7 @@ class VirtualFeeder:
             raw = self.sensors.poll(source.id)
             if raw:
                 source.set_raw(raw)
-            for location, level in self.sensors.edges(source.id):
+            for location, level, _when in self.sensors.edges(source.id):
                 source.edge(location, level)
             source.scan()
 

@@ -23,10 +23,13 @@ from sim.table.sensors import SensorFaults, VirtualSensors
 
 
 class GpioDriver:
-    """Presses the Pi-wired buttons of the table on gpiozero mock pins (active low, pulled up)."""
+    """Presses the Pi-wired buttons of the table on gpiozero mock pins (active low, pulled up).
+
+    A pin follows its button the moment the table's button moves, as a wire does: driven from the
+    rig's scan thread instead, a press and its release could fall into one late scan on a loaded
+    machine and reach the HAL as a press of no length, which its debounce rightly ignores."""
 
     def __init__(self, pin_factory: Any, wiring: WiringMap, sensors: VirtualSensors):
-        self.sensors = sensors
         self.devices = [d.id for d in wiring.gpio_devices()]
         self.pins: dict[str, Any] = {}
         self.pull_up: dict[str, bool] = {}
@@ -35,17 +38,17 @@ class GpioDriver:
                 if loc.channel is not None and loc.kind in (LocationKind.BUTTON, LocationKind.MOMENTARY):
                     self.pins[loc.id] = pin_factory.pin(loc.channel.pin)
                     self.pull_up[loc.id] = loc.channel.pull_up
-
-    def step(self) -> None:
         for device in self.devices:
-            for location, level in self.sensors.edges(device):
-                pin = self.pins.get(location)
-                if pin is None:
-                    continue
-                if (level == 1) == self.pull_up[location]:
-                    pin.drive_low()
-                else:
-                    pin.drive_high()
+            sensors.deliver_edges(device, self.drive)
+
+    def drive(self, location: str, level: int) -> None:
+        pin = self.pins.get(location)
+        if pin is None:
+            return
+        if (level == 1) == self.pull_up[location]:
+            pin.drive_low()
+        else:
+            pin.drive_high()
 
 
 class SerialRig:
@@ -64,15 +67,16 @@ class SerialRig:
         self.wiring = wiring
         self.timing = timing or fast_timing()
         self.sensors = VirtualSensors(table, wiring, sensor_faults, seed)
+        self._t0 = self.sensors.clock()
         self.mcus: dict[str, VirtualMcu] = {}
         for n, device in enumerate(d for d in wiring.file.devices if d.bus is Bus.MCU):
             port = VirtualPort(Path(directory) / "by-id" / f"usb-Aetherlink_sim_{device.id}-if00", faults, seed + n)
-            self.mcus[device.id] = VirtualMcu(device, wiring, self.sensors, port, self.timing, seed * 1000 + n)
+            self.mcus[device.id] = VirtualMcu(device, wiring, self.sensors, port, self.timing, seed * 1000 + n,
+                                              origin=self._t0)
         self.gpio = GpioDriver(pin_factory, wiring, self.sensors) if pin_factory is not None else None
         self.lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._t0 = time.monotonic()
 
     @property
     def ports(self) -> dict[str, str]:
@@ -116,12 +120,10 @@ class SerialRig:
         period = self.timing.scan_period
         next_tick = time.monotonic()
         while not self._stop.is_set():
-            now_ms = int((time.monotonic() - self._t0) * 1000)
             with self.lock:
+                now_ms = int((self.sensors.clock() - self._t0) * 1000)
                 for mcu in self.mcus.values():
                     mcu.step(now_ms)
-                if self.gpio is not None:
-                    self.gpio.step()
             next_tick += period
             delay = next_tick - time.monotonic()
             if delay > 0:

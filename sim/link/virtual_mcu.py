@@ -40,7 +40,12 @@ class VirtualMcu:
         port: VirtualPort,
         timing: McuTiming,
         seed: int = 0,
+        origin: float | None = None,
     ):
+        """``origin``: the sensors' clock reading at the device's millisecond 0. With it, an edge is
+        stamped with the moment it happened, as firmware scanning every millisecond would see it;
+        without it, with the scan that finds it. An edge is never stamped before the previous scan,
+        whose heartbeat told the host that every edge up to then had been sent."""
         self.device = device
         self.sensors = sensors
         self.port = port
@@ -53,6 +58,8 @@ class VirtualMcu:
             self.index[loc.id] = loc.channel.index
             if loc.fidelity is Fidelity.IDENTITY and loc.channel.sensor is Sensor.NFC:
                 self.identity.append(loc.channel.index)
+        self.origin = origin
+        self.last_ms = 0  # the previous scan's time: no edge is stamped before it
         self.core: DeviceLink | None = None
         self.boots = 0
 
@@ -85,10 +92,16 @@ class VirtualMcu:
         for location, raw in self.sensors.poll(self.device.id).items():
             core.set_value(self.index[location], raw)
         core.end_scan(now_ms)
-        for location, level in self.sensors.edges(self.device.id):
-            core.edge(self.index[location], level, now_ms)
+        for location, level, when in self.sensors.edges(self.device.id):
+            core.edge(self.index[location], level, now_ms, at_ms=self._stamp(when, now_ms))
         core.poll(now_ms)
+        self.last_ms = now_ms
         self.port.write(core.take_output())
+
+    def _stamp(self, when: float, now_ms: int) -> int:
+        if self.origin is None:
+            return now_ms  # found by this scan
+        return max(self.last_ms, int((when - self.origin) * 1000))
 
     @property
     def leds(self) -> list[tuple[int, int, int, int]]:

@@ -8,13 +8,21 @@ device's last poll, which is what makes a 500-location table cheap to scan.
 
 Faults: contact bounce after each change, a stuck sensor, a hand passing over
 (short blips to empty), and chatter on sliders and buttons.
+
+Slider and button edges carry the moment they happened. Real hardware sees an
+edge when it happens (a microcontroller scanning every millisecond, the Pi's
+GPIO interrupt); a simulated device thread starved by a loaded machine would
+otherwise see a 30 ms press and its release in one late scan, as no press at
+all. Devices whose pins are driven (the Pi's GPIO) take their edges at once
+through ``deliver_edges``.
 """
 
 from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from hal.wiring.loader import WiringMap
@@ -51,9 +59,14 @@ def empty_value(loc: LocationEntry) -> object:
     return raw_value(loc, ())
 
 
+EdgeSink = Callable[[str, int], None]  # (location, level), called when the edge happens
+
+
 class VirtualSensors:
-    def __init__(self, table: Table, wiring: WiringMap, faults: SensorFaults | None = None, seed: int = 0):
+    def __init__(self, table: Table, wiring: WiringMap, faults: SensorFaults | None = None, seed: int = 0,
+                 clock: Callable[[], float] = time.monotonic):
         self.table = table
+        self.clock = clock
         self.faults = faults or SensorFaults()
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
@@ -73,7 +86,8 @@ class VirtualSensors:
         self.bouncing: dict[str, tuple[object, int]] = {}  # location -> (old raw, scans left)
         self.blips: dict[str, int] = {}  # location -> scans left reading empty
         self.reported: dict[str, dict[str, object]] = {}  # device -> location -> last raw returned
-        self.pending_edges: dict[str, list[tuple[str, int]]] = {}
+        self.pending_edges: dict[str, list[tuple[str, int, float]]] = {}  # device -> (location, level, when)
+        self.edge_sinks: dict[str, EdgeSink] = {}  # device -> where its edges go at once (``deliver_edges``)
         self.dirty: dict[str, set[str]] = {}  # device -> locations to look at on its next scan
         with table.lock:
             for loc_id, loc in self.state.items():
@@ -116,15 +130,21 @@ class VirtualSensors:
                     self.bouncing[location] = (old, self.rng.randint(1, self.faults.bounce_scans))
                 self.true_raw[location] = new
                 self._mark(location)
+            now = self.clock() if change.levels else 0.0
             for location, level in change.levels:
                 loc = self.momentary.get(location)
                 if loc is None:
                     continue
-                edges = self.pending_edges.setdefault(self.device_of[location], [])
+                device = self.device_of[location]
+                edges = self.pending_edges.setdefault(device, [])
                 for _ in range(self.rng.randint(0, self.faults.chatter_edges) if self.faults.chatter_edges else 0):
-                    edges.append((location, level))
-                    edges.append((location, 1 - level))
-                edges.append((location, level))
+                    edges.append((location, level, now))
+                    edges.append((location, 1 - level, now))
+                edges.append((location, level, now))
+                sink = self.edge_sinks.get(device)
+                if sink is not None:
+                    for at_location, at_level, _when in self.pending_edges.pop(device):
+                        sink(at_location, at_level)
             if self.faults.hand_over_rate and self.rng.random() < self.faults.hand_over_rate and self.state:
                 for location in self.rng.sample(sorted(self.state), 3):
                     self.blips[location] = self.faults.hand_over_scans
@@ -186,9 +206,15 @@ class VirtualSensors:
             self.pending_edges.pop(device, None)
             self.dirty.pop(device, None)
 
-    def edges(self, device: str) -> list[tuple[str, int]]:
+    def edges(self, device: str) -> list[tuple[str, int, float]]:
+        """The edges since the last call, as (location, level, when: the sensors' clock)."""
         with self.lock:
             return self.pending_edges.pop(device, [])
+
+    def deliver_edges(self, device: str, sink: EdgeSink) -> None:
+        """From now on, pass ``device``'s edges to ``sink`` as they happen (pins driven by the edge)."""
+        with self.lock:
+            self.edge_sinks[device] = sink
 
     def settled(self) -> bool:
         """No bounce or blip in progress (stuck sensors aside)."""

@@ -54,5 +54,5 @@ def test_chatter_on_sliders():
     sensors = VirtualSensors(table, wiring, SensorFaults(chatter_edges=3), seed=1)
     table.pull_slider("aureon", 1)
     edges = sensors.edges("dev-aureon")
-    assert edges[-1] == ("aureon.dev.p1.slider", 1)
-    assert all(loc == "aureon.dev.p1.slider" for loc, _ in edges)
+    assert edges[-1][:2] == ("aureon.dev.p1.slider", 1)
+    assert all(loc == "aureon.dev.p1.slider" for loc, _, _ in edges)

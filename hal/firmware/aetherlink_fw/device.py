@@ -88,9 +88,12 @@ class DeviceLink:
                 self.send(self.block(block, 0).encode())
             self.dirty = set()
 
-    def edge(self, channel: int, level: int, now_ms: int) -> None:
-        """A momentary channel (slider, button) changed level: queue a reliable event."""
-        event = wire.Event(self.next_event, channel, level, now_ms & 0xFFFFFFFF)
+    def edge(self, channel: int, level: int, now_ms: int, at_ms: int | None = None) -> None:
+        """A momentary channel (slider, button) changed level: queue a reliable event.
+
+        ``at_ms``: when it changed, if before this scan (an edge latched between scans)."""
+        when = now_ms if at_ms is None else at_ms
+        event = wire.Event(self.next_event, channel, level, when & 0xFFFFFFFF)
         self.next_event = (self.next_event + 1) & 0xFFFF
         if len(self.unacked) >= self.event_queue:
             self.unacked.pop(0)
