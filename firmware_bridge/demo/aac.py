@@ -15,40 +15,20 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
 import rules
 from firmware_bridge.commands.play import summary
 from firmware_bridge.demo.stack import DemoStack, StackSettings
 from firmware_bridge.demo.tally import Pace, Tally, refused_legal_play
 from firmware_bridge.service.seams import Publisher
-from firmware_bridge.service.views import table_json
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
-from rules.core.api import State
+from sim.judge import Position, differing_paths
 from sim.players.aac import AacTruth
 from sim.players.memory import PromptMemory
 from sim.players.mistakes import MistakeBook
 
 FIRST_MISTAKE = 40  # decisions before the first deliberate mistake
 MISTAKE_SPACING = 150
-
-
-def normalised(state: State) -> Any:
-    """The state's JSON as it arrives over MQTT (tuples as lists, keys as strings)."""
-    return msgspec.json.decode(msgspec.json.encode(table_json(state)))
-
-
-def differing_paths(a: Any, b: Any, path: str = "") -> list[str]:
-    """Where two JSON documents differ (``players[1].came_from``), for a readable note."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        out: list[str] = []
-        for key in sorted(set(a) | set(b)):
-            out += differing_paths(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
-        return out
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [p for i, (x, y) in enumerate(zip(a, b)) for p in differing_paths(x, y, f"{path}[{i}]")]
-    return [] if a == b else [path or "(all)"]
 
 
 class AacDemo:
@@ -124,11 +104,11 @@ class AacDemo:
         self._compare(doc, f"the end of turn {self.truth.state.turn_number}")
 
     def _compare(self, doc: dict[str, Any], when: str) -> None:
-        truth = normalised(self.truth.state)
-        same = doc.get("table") == truth
+        truth = Position(self.game, self.truth.state)
+        same = truth.matches(doc.get("table"))
         if not same and self._matching:
             self.tally.desyncs += 1
-            where = ", ".join(differing_paths(doc.get("table"), truth)[:4])
+            where = ", ".join(differing_paths(doc.get("table"), truth.json)[:4])
             self.tally.note(f"at {when} the service's game differs from the players' ({where})")
         self._matching = same
 

@@ -24,7 +24,6 @@ from typing import Any
 
 import rules
 from firmware_bridge.commands.play import summary
-from firmware_bridge.demo.aac import differing_paths, normalised
 from firmware_bridge.demo.stack import DemoStack, StackSettings
 from firmware_bridge.demo.tally import Pace, Tally, refused_legal_play
 from firmware_bridge.service.seams import Publisher
@@ -32,6 +31,7 @@ from firmware_bridge.service.timekeeping import VirtualClock
 from hal.wiring.loader import load_wiring_map
 from rules.core.api import CHANCE, Action, IllegalAction
 from rules.toe.state import ToeState
+from sim.judge import differing_paths, normalised
 from sim.players.toe import MISTAKES, Plan, ToeTruth
 
 FIRST_MISTAKE = 60  # decisions before the first deliberate mistake

@@ -55,14 +55,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 import rules
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
-from rules.core.api import State
+from sim.judge import Position, differing_paths, fingerprint_of, normalised, same_position
 from sim.link.faults import LinkFaults
 from sim.link.rig import SerialRig
 from sim.link.virtual_mcu import fast_timing
@@ -114,50 +113,6 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
-def normalised(state: State) -> Any:
-    """The engine state's JSON as the service publishes it (``table`` of the state document)."""
-    return msgspec.json.decode(msgspec.json.encode(msgspec.to_builtins(state.to_json(), str_keys=True,
-                                                                          enc_hook=str)))
-
-
-class Position:
-    """The truth's position, to judge the service's published game (``table``) against.
-
-    Judged as the engine tells positions apart (``fingerprint``), not by the JSON alone: the order of the
-    tiles left of a Device, or of the box, is no part of a position, and nothing on the table shows it.
-    Aureon claimed two tiles, each replacing one of the two left of her Device; which replaced which the
-    sensors could not see, the service took the other way round, and the JSON's lists (those tiles, the
-    box) differed in order only: counted as a desync at every later end of turn (service soak, seed 865)."""
-
-    def __init__(self, game: Any, state: State):
-        self.game = game
-        self.state = state
-        self.json = normalised(state)
-
-    def matches(self, table: Any) -> bool:
-        if table == self.json:
-            return True
-        theirs = _fingerprint_of(self.game, table)
-        return theirs is not None and _same(self.state, table, theirs)
-
-
-def _fingerprint_of(game: Any, table: Any) -> str | None:
-    """The published game's position identity, once (``_behind`` compares it with every truth position)."""
-    try:
-        state = game.state_from_json(table) if isinstance(table, dict) else None
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
-    fingerprint = getattr(state, "fingerprint", None)
-    return str(fingerprint()) if fingerprint is not None else None
-
-
-def _same(state: State, table: Any, theirs: str | None) -> bool:
-    fingerprint = getattr(state, "fingerprint", None)
-    if theirs is not None and fingerprint is not None:
-        return bool(fingerprint() == theirs)
-    return bool(normalised(state) == table)
-
-
 def _outcome(response: Mapping[str, Any]) -> str:
     """A command's response in a few words, for the soak's trace."""
     if response.get("status") != "ok":
@@ -165,18 +120,6 @@ def _outcome(response: Mapping[str, Any]) -> str:
     data = response.get("data") or {}
     accepted = ", ".join(str(move.get("notation")) for move in data.get("accepted") or [])
     return f"ok, accepted [{accepted}]"
-
-
-def differing_paths(a: Any, b: Any, path: str = "") -> list[str]:
-    """Where two JSON documents differ (``players[1].came_from``), for a readable note."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        out: list[str] = []
-        for key in sorted(set(a) | set(b)):
-            out += differing_paths(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
-        return out
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [p for i, (x, y) in enumerate(zip(a, b)) for p in differing_paths(x, y, f"{path}[{i}]")]
-    return [] if a == b else [path or "(all)"]
 
 
 class Watcher:
@@ -826,11 +769,11 @@ class ServiceGame:
         do: it may have reached the same position by another way (the same decisions in another order, a
         decision that ends a move by itself rather than a "pass")."""
         state = self.start.clone()
-        theirs = _fingerprint_of(self.game, table)
-        found = 0 if _same(state, table, theirs) else None
+        theirs = fingerprint_of(self.game, table)
+        found = 0 if same_position(state, table, theirs) else None
         for i, (_, action) in enumerate(self.truth.state.history):
             state.apply(action)
-            if _same(state, table, theirs):
+            if same_position(state, table, theirs):
                 found = i + 1
         return found
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import rules
-from sim.soak import service as soak_service
+from sim import judge
 from sim.soak.service import ServiceGame, ServiceSoakResult
 
 TRUTH = {"turn": 100}
@@ -21,7 +21,7 @@ def stand_in(monkeypatch: pytest.MonkeyPatch, restarts: bool, seqs: list[int] | 
              ) -> tuple[ServiceGame, list[str]]:
     """A soak game whose service stands at seat 2's turn, in sync, until an end-turn press reaches it.
     ``seqs``: its journal's last row at each status (the last one repeats)."""
-    monkeypatch.setattr(soak_service, "normalised", lambda state: TRUTH)
+    monkeypatch.setattr(judge, "normalised", lambda state: TRUTH)
     soak = ServiceGame.__new__(ServiceGame)
     asked: list[str] = []
     shown = {"table": BEFORE}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 import rules
-from sim.soak.service import Position, normalised
+from sim.judge import Position, normalised
 
 
 def _start() -> tuple[object, object]:

@@ -7,7 +7,8 @@ import types
 from typing import Any
 
 import rules
-from sim.soak.service import ServiceGame, ServiceSoakResult, normalised
+from sim.judge import normalised
+from sim.soak.service import ServiceGame, ServiceSoakResult
 
 
 def stand_in(service_decisions: int, refuse_after: int | None = None,
