@@ -101,7 +101,11 @@ def start_service(config_path: Path, notify: NotifySocket, log_path: Path, *, lo
                                 "--log-level", log_level], env=child_env(notify.path, env), stdout=log,
                                stderr=subprocess.STDOUT, start_new_session=True)
     log.close()
-    got = notify.wait_for("READY=1", READY_TIMEOUT_S)
+    try:
+        got = notify.wait_for("READY=1", READY_TIMEOUT_S)
+    except BaseException:  # stopped (SIGTERM, Ctrl-C) before it was ready: nobody else holds the process yet
+        stop_service(process)
+        raise
     if got is None:
         stop_service(process)
         tail = log_path.read_text(errors="replace")[-2000:]
@@ -185,10 +189,10 @@ class ProcessStack(DemoStack):
         self._closers.append(notify.close)
         self.before_service(tmp, rig.ports, notify)
         config = self.write_config(tmp / "config.toml", rig.ports, tmp / "journal.sqlite")
+        self._closers.append(self._stop_service)  # (a stop while it starts: start_service stops it itself)
         started = start_service(config, notify, tmp / "service.log", log_level=self.log_level, env=self.env)
         self.process = started.process
         self.ready_s, self.ready_status = started.ready_s, started.status
-        self._closers.append(self._stop_service)
         self.after_ready(started)
         self._watch(BoardWatcher(Broker(self.broker[0], self.broker[1], False, None, None, True),
                                  Topics("aetherlink", self.settings.board)))
