@@ -295,6 +295,9 @@ class ServiceSoakResult:
     # ends of turn pressed again: the service restarted after the press and still showed the seat's turn
     end_turns_repeated: int = 0
     staff_moves: int = 0  # decisions staff entered with ``move`` where ``resync`` could not explain the table
+    # ends of turn where the service had accepted exactly the truth's decisions but still held some open
+    # (not an error: see ``_settle``)
+    ends_pending: int = 0
     recovery_s: list[float] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     wall_seconds: float = 0.0
@@ -312,7 +315,7 @@ class ServiceSoakResult:
         for name in ("games", "decisions", "lost_actions", "false_rejections", "missed_illegal", "truth_mismatches",
                      "desyncs", "crashes", "mistakes", "mistakes_flagged", "mistakes_pending", "prompts",
                      "published_moves", "journal_errors", "slow_decisions", "service_starts",
-                     "end_turns_repeated", "staff_moves"):
+                     "end_turns_repeated", "staff_moves", "ends_pending"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for kind, count in other.faults.items():
             self.faults[kind] = self.faults.get(kind, 0) + count
@@ -337,7 +340,7 @@ class ServiceSoakResult:
             "mistakes_pending": self.mistakes_pending,
             "prompts": self.prompts, "published_moves": self.published_moves, "slow_decisions": self.slow_decisions,
             "service_starts": self.service_starts, "end_turns_repeated": self.end_turns_repeated,
-            "staff_moves": self.staff_moves,
+            "staff_moves": self.staff_moves, "ends_pending": self.ends_pending,
             "kill_recovery_s_max": round(rec[-1], 2),
             "wall_seconds": round(self.wall_seconds, 1), "stopped": self.stopped,
         }
@@ -712,6 +715,16 @@ class ServiceGame:
             if patience > 0:
                 self.result.slow_decisions += 1
             return doc  # pending or not seen yet: judged at the end of the turn
+        if in_sync and sync.get("pending") and truth_now.matches(doc.get("table")):
+            # every decision the players made is accepted, and no other; what the service holds open is
+            # decisions nobody has made yet that the table cannot rule out (a restarted service's first look
+            # at a position whose rules leave a token's place open: seed 843). The next move settles them,
+            # and a wrong one committed then is judged at the next end of turn
+            self.result.ends_pending += 1
+            self.trace(f"agrees at {when or 'a decision'}, with decisions still open")
+            self.memory.agreed(len(self.truth.state.history))
+            self._in_sync = True
+            return doc
         if not in_sync:
             self.result.false_rejections += 1
             refusal = doc.get("refusal") or {}
