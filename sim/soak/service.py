@@ -61,7 +61,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 import rules
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
-from sim.judge import Position, differing_paths, fingerprint_of, normalised, same_position
+from sim.judge import Position, differing_paths, fingerprint_of, same_position
 from sim.link.faults import LinkFaults
 from sim.link.rig import SerialRig
 from sim.link.virtual_mcu import fast_timing
@@ -681,9 +681,7 @@ class ServiceGame:
                 sync = doc.get("sync") or {}
                 in_sync = bool(sync.get("in_sync", True))
                 if in_sync and not sync.get("pending") and truth_now.matches(doc.get("table")):
-                    self.memory.agreed(len(self.truth.state.history))
-                    self._in_sync = True
-                    return doc
+                    return self._agreed(doc)
                 if (ended_by is not None and in_sync and not sync.get("pending")
                         and (self._service_run() != pressed_in or doc.get("seq") != pressed_at)
                         and (doc.get("turn") or {}).get("seat") == ended_by):
@@ -722,9 +720,7 @@ class ServiceGame:
             # and a wrong one committed then is judged at the next end of turn
             self.result.ends_pending += 1
             self.trace(f"agrees at {when or 'a decision'}, with decisions still open")
-            self.memory.agreed(len(self.truth.state.history))
-            self._in_sync = True
-            return doc
+            return self._agreed(doc)
         if not in_sync:
             self.result.false_rejections += 1
             refusal = doc.get("refusal") or {}
@@ -738,6 +734,12 @@ class ServiceGame:
         self._record_problem(doc)
         self._resync()
         return self.status()
+
+    def _agreed(self, doc: dict[str, Any]) -> dict[str, Any]:
+        """The service stands where the truth does: what the players remember it has seen, and ``doc``."""
+        self.memory.agreed(len(self.truth.state.history))
+        self._in_sync = True
+        return doc
 
     def _record_problem(self, doc: dict[str, Any]) -> None:
         """What the truth did and what the service showed, beside the game's logs and journal (``--keep``):
@@ -940,9 +942,10 @@ class ServiceGame:
         try:
             if self.service is not None and self.watcher is not None:
                 doc = self._settle(self.status(), final=True, when="the end of the game")
-                if not Position(self.game, self.truth.state).matches(doc.get("table")):
+                truth = Position(self.game, self.truth.state)
+                if not truth.matches(doc.get("table")):
                     result.truth_mismatches += 1
-                    where = ", ".join(differing_paths(doc.get("table"), normalised(self.truth.state))[:4])
+                    where = ", ".join(differing_paths(doc.get("table"), truth.json)[:4])
                     result.note(f"game seed {self.seed}: final state differs from the truth ({where})")
         except SoakError as exc:
             result.truth_mismatches += 1

@@ -135,16 +135,15 @@ class VirtualSensors:
                 loc = self.momentary.get(location)
                 if loc is None:
                     continue
+                chatter = self.rng.randint(0, self.faults.chatter_edges) if self.faults.chatter_edges else 0
+                levels = [level, 1 - level] * chatter + [level]
                 device = self.device_of[location]
-                edges = self.pending_edges.setdefault(device, [])
-                for _ in range(self.rng.randint(0, self.faults.chatter_edges) if self.faults.chatter_edges else 0):
-                    edges.append((location, level, now))
-                    edges.append((location, 1 - level, now))
-                edges.append((location, level, now))
                 sink = self.edge_sinks.get(device)
                 if sink is not None:
-                    for at_location, at_level, _when in self.pending_edges.pop(device):
-                        sink(at_location, at_level)
+                    for edge_level in levels:
+                        sink(location, edge_level)
+                else:
+                    self.pending_edges.setdefault(device, []).extend((location, lv, now) for lv in levels)
             if self.faults.hand_over_rate and self.rng.random() < self.faults.hand_over_rate and self.state:
                 for location in self.rng.sample(sorted(self.state), 3):
                     self.blips[location] = self.faults.hand_over_scans
