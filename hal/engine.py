@@ -39,7 +39,7 @@ class TableEngine:
         elif isinstance(item, Confirmed):
             self.stabiliser.confirm(item.source, item.scan, now)
         elif isinstance(item, Ready):
-            self.stabiliser.set_ready(item.source, item.ready, now)
+            self.stabiliser.set_ready(item.source, item.ready, now, item.scan_period)
             self._lost_source = self._lost_source or not item.ready
         elif isinstance(item, Edge):
             entry = self.filters.get(item.location)
@@ -63,8 +63,12 @@ class TableEngine:
         table = self.stabiliser.poll(now)
         if table is not None:
             self.snapshot_seq += 1
-            self.last_snapshot = Snapshot(self.snapshot_seq, table, unwatched=self._lost_source)
+            # unwatched: a board was out of reach, or a reading went and came back before any snapshot
+            # could show it (``Stabiliser.unseen``): what the table did meanwhile left no trace
+            unwatched = self._lost_source or bool(self.stabiliser.unseen)
+            self.last_snapshot = Snapshot(self.snapshot_seq, table, unwatched=unwatched)
             self._lost_source = False
+            self.stabiliser.unseen.clear()
             out.append(self.last_snapshot)
             out.extend(self._events_due(now))
         return out

@@ -30,10 +30,14 @@ class Confirmed:
 
 @dataclass(frozen=True)
 class Ready:
-    """Whether the source's readings can be trusted now (connected and in sync)."""
+    """Whether the source's readings can be trusted now (connected and in sync).
+
+    ``scan_period``: seconds between the source's scans, when it says (a microcontroller's hello):
+    how long a reading held on the board, from its scan numbers, whenever it arrived."""
 
     source: str
     ready: bool
+    scan_period: float | None = None
 
 
 @dataclass(frozen=True)

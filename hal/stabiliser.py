@@ -19,6 +19,14 @@ whole image at once, read in a single scan: a sensor bouncing at that moment
 the last snapshot and so would not count as moving. Until the source has been
 heard quiet for a window after it came back, nothing is reported, so such a
 reading has time to arrive and hold the snapshot as any change does.
+
+A reading that goes back to the last snapshot's after holding another for a
+quiet window (on the host's clock, or by the board's own scan count when the
+source gives its scan period: the readings of a loaded host arrive late and
+together) was a state of the table that no snapshot showed: a miniature moved
+to a dead end and back while a board was held up. Such locations are listed in
+``unseen`` until the next snapshot, which is then marked as coming after a time
+nobody watched, so that the recogniser looks for moves that left no trace.
 """
 
 from __future__ import annotations
@@ -54,12 +62,17 @@ class Stabiliser:
         self._confirmed = {src: -1 for src in locations.values()}
         self._confirmed_at = {src: float("-inf") for src in locations.values()}
         self._ready_at = {src: float("-inf") for src in locations.values()}
+        self._period: dict[str, float | None] = {src: None for src in locations.values()}
         self.stable: dict[str, Reading] = {}
         self.noisy: set[str] = set()
+        self.unseen: set[str] = set()  # went and came back since the last snapshot (the caller clears it)
 
-    def set_ready(self, source: str, ready: bool, now: float) -> None:
-        """``source`` can (``ready``) or cannot be read as a whole, learnt at host time ``now``."""
+    def set_ready(self, source: str, ready: bool, now: float, scan_period: float | None = None) -> None:
+        """``source`` can (``ready``) or cannot be read as a whole, learnt at host time ``now``
+        (``scan_period``: seconds between its scans, if it says)."""
         if source in self._ready:
+            if ready:
+                self._period[source] = scan_period
             if ready and not self._ready[source]:
                 self._ready_at[source] = now
             elif not ready:
@@ -83,11 +96,23 @@ class Stabiliser:
                     # anew (a rebooted board starts from 0; the old count would never be confirmed)
                     state.since_scan = since_scan
                 continue
+            if self._came_back(location, state, reading, since_scan, now):
+                self.unseen.add(location)
             if state.raw is None or now - state.since_time > self.settings.quiet_window:
                 state.burst_start = now
             state.raw = reading
             state.since_time = now
             state.since_scan = since_scan
+
+    def _came_back(self, location: str, state: _Loc, reading: Reading, since_scan: int, now: float) -> bool:
+        """Is ``reading`` the last snapshot's again, after another held for a quiet window (no bounce)?"""
+        if state.raw is None or not self._ready[state.source] or self.stable.get(location) != reading:
+            return False
+        quiet = self.settings.quiet_window
+        if now - state.since_time >= quiet:
+            return True
+        period = self._period[state.source]
+        return period is not None and (since_scan - state.since_scan) * period >= quiet
 
     def _settled(self, state: _Loc, now: float) -> bool:
         s = self.settings

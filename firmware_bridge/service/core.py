@@ -157,6 +157,9 @@ class Core:
             self.snapshots += 1
             if self.snapshots == 1:
                 log.info("the table is read: first stable snapshot")
+            elif item.snapshot.unwatched:
+                log.info("snapshot %d comes after a time unwatched (a board out of reach, or a reading that went and "
+                         "came back unseen): moves that left no trace are looked for", item.snapshot.seq)
             self.wait.table_read = True
             if self.session is not None:
                 self._guarded(lambda s: s.interpreter.observe(item.snapshot), "table")

@@ -82,7 +82,9 @@ class McuSource:
         self._sink(Confirmed(self.id, scan))
 
     def ready(self, ready: bool) -> None:
-        self._sink(Ready(self.id, ready))
+        hello = self.session.hello
+        period = hello.scan_period_us / 1e6 if ready and hello is not None and hello.scan_period_us > 0 else None
+        self._sink(Ready(self.id, ready, period))
 
     def edge(self, channel: int, level: int, t: float) -> None:
         loc = self.momentary.get(channel)

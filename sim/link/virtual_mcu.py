@@ -26,6 +26,9 @@ class McuTiming:
     block_size: int = 4
 
 
+_MAX_CATCH_UP = 10_000  # scans made up at most after one hold-up (10 s at 1 ms)
+
+
 def fast_timing() -> McuTiming:
     """Timings for soaks and tests, matching ``hal.settings.fast_settings``."""
     return McuTiming(scan_period=0.002, heartbeat_ms=5, refresh_every=10, block_size=4)
@@ -60,11 +63,13 @@ class VirtualMcu:
                 self.identity.append(loc.channel.index)
         self.origin = origin
         self.last_ms = 0  # the previous scan's time: no edge is stamped before it
+        self._scanned_ms: int | None = None  # the previous scan's time since this boot (None: none yet)
         self.core: DeviceLink | None = None
         self.boots = 0
 
     def boot(self) -> None:
         self.boots += 1
+        self._scanned_ms = None
         self.sensors.forget(self.device.id)
         self.core = DeviceLink(
             self.device.id,
@@ -89,6 +94,7 @@ class VirtualMcu:
         data = self.port.read()
         if data:
             core.receive(data)
+        self._catch_up(core, now_ms)
         for location, raw in self.sensors.poll(self.device.id).items():
             core.set_value(self.index[location], raw)
         core.end_scan(now_ms)
@@ -97,6 +103,17 @@ class VirtualMcu:
         core.poll(now_ms)
         self.last_ms = now_ms
         self.port.write(core.take_output())
+
+    def _catch_up(self, core: DeviceLink, now_ms: int) -> None:
+        """The scans firmware would have made while this thread was held up (a loaded machine), each
+        seeing the image as it was: scan numbers then count time, as on a board, so the host can tell
+        how long a reading held however late it arrived."""
+        period_ms = self.timing.scan_period * 1000
+        if self._scanned_ms is not None and period_ms > 0:
+            missed = int((now_ms - self._scanned_ms) / period_ms) - 1
+            for _ in range(min(missed, _MAX_CATCH_UP)):
+                core.end_scan(now_ms)  # (nothing changed in them: nothing is sent)
+        self._scanned_ms = now_ms
 
     def _stamp(self, when: float, now_ms: int) -> int:
         if self.origin is None:

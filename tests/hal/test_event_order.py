@@ -146,3 +146,33 @@ def test_the_first_snapshot_after_a_board_was_out_of_reach_says_so():
         table.engine.handle(Confirmed("pi", table.scan), table.t)
         seen.extend(i for i in table.engine.poll(table.t) if isinstance(i, Snapshot))
     assert [(s.readings["board.pool.t1"], s.unwatched) for s in seen] == [(1, True), (0, False)]
+
+
+def test_a_snapshot_after_a_reading_came_back_unseen_says_it_was_unwatched():
+    """The switch went on and off again while the snapshot was held up (by a token still moving at
+    the other end of the table): the next snapshot says nobody watched, and the one after does not."""
+    table = Table()
+    table.engine.handle(Ready("pi", False), table.t)  # (held up: the same holds for any reason)
+    table.engine.handle(Ready("pi", True), table.t)
+    table.run(0.3)
+    table.out.clear()
+    seen: list[Snapshot] = []
+
+    def run(seconds: float, confirm: bool = True) -> None:
+        for _ in range(round(seconds / 0.01)):
+            table.t = round(table.t + 0.01, 6)
+            table.scan += 1
+            if confirm:
+                table.engine.handle(Confirmed("pi", table.scan), table.t)
+            seen.extend(i for i in table.engine.poll(table.t) if isinstance(i, Snapshot))
+
+    table.switch(1)
+    run(0.3, confirm=False)  # held, but the board's scans are not confirmed: no snapshot
+    table.switch(0)
+    run(0.3)
+    assert seen == []  # back as the last snapshot showed it: nothing is due
+    table.switch(1)
+    run(0.3)
+    table.switch(0)
+    run(0.3)
+    assert [(s.readings["board.pool.t1"], s.unwatched) for s in seen] == [(1, True), (0, False)]

@@ -216,3 +216,45 @@ def test_a_board_that_rebooted_counts_its_scans_anew():
     else:
         raise AssertionError("the change was never reported")
     assert not stab.noisy
+
+
+def test_a_reading_that_held_and_came_back_before_any_snapshot_is_listed_unseen():
+    """A miniature moved to a dead end and back while another board held the snapshot up (it did not
+    confirm its scans): the table shows nothing, but the HAL knows a state went unreported."""
+    c = Clocked()
+    c.run(0.3)
+    c.stab.confirm("m2", c.scan["m2"], c.t)
+    held = c.scan.pop("m2")  # m2 stops confirming: no snapshot can be due
+    c.set("m1", a=1)
+    c.run(0.2)  # a=1 held for twice the quiet window, unreported
+    c.set("m1", a=0)
+    c.scan["m2"] = held
+    c.run(0.3)
+    assert len(c.snapshots) == 1  # nothing differs from the last snapshot: none is due
+    assert c.stab.unseen == {"a"}
+
+
+def test_a_bounce_is_not_a_state_that_went_unseen():
+    c = Clocked()
+    c.run(0.3)
+    for level in (1, 0, 1, 0):
+        c.set("m1", a=level)
+        c.run(0.01)
+    c.run(0.3)
+    assert c.stab.unseen == set()
+
+
+def test_readings_that_arrive_together_are_judged_by_the_boards_scans():
+    """A host held up reads the board's changes late, in one go: by the host's clock the away reading
+    held for no time. The board's scan numbers say how long it held, when the board gives its period."""
+    for period, unseen in ((0.01, {"a"}), (None, set())):
+        stab = Stabiliser({"a": "m1"}, S)
+        stab.set_ready("m1", True, 0.0, scan_period=period)
+        stab.update("m1", {"a": (0, 1)}, 0.0)
+        for scan in range(2, 40):
+            stab.confirm("m1", scan, scan * 0.01)
+            stab.poll(scan * 0.01)
+        assert stab.stable == {"a": 0}
+        stab.update("m1", {"a": (1, 40)}, 1.0)  # held from scan 40 ...
+        stab.update("m1", {"a": (0, 60)}, 1.0)  # ... to scan 60: 0.2 s on the board, read at once
+        assert stab.unseen == unseen

@@ -1,5 +1,6 @@
 """The real HAL (pyserial on ptys, gpiozero mock pins) reading the simulated table."""
 
+import threading
 import time
 
 import pytest
@@ -26,11 +27,21 @@ def wait_for(condition, timeout=10.0):
 
 @pytest.fixture
 def rig(tmp_path):
+    yield from _rig(tmp_path, LinkFaults(corrupt_rate=0.005))
+
+
+@pytest.fixture
+def clean_rig(tmp_path):
+    """No noise on the links: no resynchronisation marks a snapshot for its own reasons."""
+    yield from _rig(tmp_path, LinkFaults())
+
+
+def _rig(tmp_path, faults):
     wiring = load_wiring_map("aac-5p")
     table = AacTable()
     demo_setup(table)
     pins = MockFactory(pin_class=MockPWMPin)
-    rig = SerialRig(table, wiring, tmp_path, LinkFaults(corrupt_rate=0.005), seed=3, pin_factory=pins)
+    rig = SerialRig(table, wiring, tmp_path, faults, seed=3, pin_factory=pins)
     rig.start()
     backend = open_backend(BackendConfig(wiring=wiring, ports=rig.ports, pin_factory=pins, settings=fast_settings()))
     snaps, events = [], []
@@ -116,3 +127,57 @@ def test_a_short_press_while_the_scan_thread_is_held_up_is_still_a_press(rig):
     got = sorted((e.location, e.kind) for e in events)
     assert got == [("aureon.dev.p2.slider", "pull"), ("aureon.dev.p2.slider", "release"),
                    ("aureon.seat.button", "press")], got
+
+
+def test_a_miniature_moved_away_and_back_while_the_hal_was_held_up_marks_the_next_snapshot(clean_rig):
+    """Seeds 846 and 876 of the service soak: a character went to a dead end and back while the
+    service's HAL, on a loaded machine, sent no snapshot. The table then looks as if nothing moved, but
+    the character faces the other way. Here the HAL's thread is held (its snapshot consumer blocks) for
+    the whole trip, so it reads both changes late and together; the board's scan numbers show that the
+    miniature was away for 0.2 s, and the next snapshot says a time went unwatched."""
+    table, _rig, backend, snaps, _events = clean_rig
+    assert wait_for(lambda: backend.status().ready)
+    time.sleep(0.2)
+    mini = "mini:aureon"
+    home = next(loc for loc in table.where(mini) if loc.startswith("board.map."))
+    away = "board.map.fortress.west" if home != "board.map.fortress.west" else "board.map.forge.start"
+    release = threading.Event()
+    blocking = threading.Event()
+    consume = backend._on_snapshot
+
+    def held(snapshot):
+        if blocking.is_set():
+            blocking.clear()
+            release.wait(5.0)
+        consume(snapshot)
+
+    backend._on_snapshot = held
+    blocking.set()
+    table.move("board.pool.t1", "board.deck")  # its snapshot holds the HAL's thread up
+    assert wait_for(lambda: not blocking.is_set())
+    table.move_miniature("aureon", away.removeprefix("board.map."))
+    time.sleep(0.2)
+    table.move_miniature("aureon", home.removeprefix("board.map."))
+    time.sleep(0.1)
+    release.set()
+    time.sleep(0.2)
+    table.move("board.deck", "board.pool.t1", "tile:up.1")
+    assert wait_for(lambda: snaps and snaps[-1].readings["board.pool.t1"] == ("tile:up.1",))
+    assert not any(s.readings[away] for s in snaps)  # the trip itself was never reported
+    assert [s.unwatched for s in snaps[1:]] == [False, True]  # (after the first: a board's boot)
+
+
+def test_a_held_up_scan_thread_still_counts_the_boards_scans_by_time(clean_rig):
+    """Firmware scans every period whatever the host does; the simulated boards' thread, held up by a
+    loaded machine, makes up the scans it missed (seeing nothing new in them), so scan numbers count
+    time as on a board: the HAL judges how long a reading held by them."""
+    _table, rig, backend, _snaps, _events = clean_rig
+    assert wait_for(lambda: backend.status().ready)
+    mcu = next(iter(rig.mcus.values()))
+    with rig.lock:
+        before = mcu.core.scan
+        time.sleep(0.3)
+    assert wait_for(lambda: mcu.core.scan > before)
+    with rig.lock:
+        scans = mcu.core.scan - before
+    assert 0.3 / rig.timing.scan_period * 0.9 <= scans <= 0.6 / rig.timing.scan_period, scans
