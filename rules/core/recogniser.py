@@ -121,7 +121,10 @@ class Settings:
     vanish_budget: int = 300  # states expanded, at a table with unsensed places, to explain tokens only missing
     vanish_depth: int = 1  # levels searched for them (a token put where no sensor looks, after decisions unseen)
     max_between: int = 6  # decisions of one position kept as moves in progress (more: the position itself)
-    through_depth: int = 3  # decisions after an answer that may lead to where another option went ("_through")
+    # decisions after an answer that may lead to where another option went ("_through"): 1 or 2 in every one of
+    # 687 lines found in four soak games (identity, mixed, presence); a third level was most of the time spent
+    # by the searches that found nothing, which an answer's verdict waits for
+    through_depth: int = 2
     through_budget: int = 600  # states expanded to find them, per explanation the answer rules out
     quiet_depth: int = 3  # levels searched further, past the alternatives, through decisions the table cannot see
     turn_snapshots: int = 400  # snapshots of the current turn kept as evidence when it is re-explained
@@ -1300,13 +1303,14 @@ class Recogniser:
         kept = {self._key(h.state) for h in chosen}
         agreeing = {id(h) for h in chosen}
         found: list[Hypothesis] = []
+        reached: dict[tuple[object, Action], dict[object, Path]] = {}  # (explanations often share the start)
         for h in before:
             if id(h) in agreeing:
                 continue
             at = next((i for i in range(n, len(h.path)) if h.path[i][1] in others), None)
             if at is None or any(a == choice for _, a in h.path[n:at]):
                 continue
-            line = self._through(h, at, choice)
+            line = self._through(h, at, choice, reached)
             if line is None:
                 continue
             key = self._key(line.state)
@@ -1315,37 +1319,52 @@ class Recogniser:
                 found.append(line)
         return found
 
-    def _through(self, h: Hypothesis, at: int, alt: Action) -> Hypothesis | None:
+    def _through(self, h: Hypothesis, at: int, alt: Action,
+                 reached: dict[tuple[object, Action], dict[object, Path]]) -> Hypothesis | None:
         """``h`` with ``alt`` in place of its decision at ``at``, then the fewest decisions (at most
-        ``Settings.through_depth``) that reach the position ``h``'s decision reached; None if none do."""
+        ``Settings.through_depth``) that reach the position ``h``'s decision reached; None if none do.
+        ``reached``: the positions found from a start and ``alt`` so far (``_reached``), shared by the
+        explanations an answer rules out: most share the position before the answered decision."""
         start = self._state_at(h, at)
         target = start.clone()
         target.apply(h.path[at][1])
-        goal = self._state_key(target)
+        memo = (self._state_key(start), alt)
+        paths = reached.get(memo)
+        if paths is None:
+            paths = reached[memo] = self._reached(start, alt)
+        steps = paths.get(self._state_key(target))
+        return None if steps is None else self._spliced(h, at, steps, start)
+
+    def _reached(self, start: State, alt: Action) -> dict[object, Path]:
+        """Every position ``alt`` and at most ``through_depth`` more decisions reach from ``start`` (within
+        ``through_budget`` expansions), each with the fewest decisions that reach it: breadth first, a
+        position met again (the same decisions in another order) not expanded again."""
         first = start.clone()
         try:
             first.apply(alt)
         except IllegalAction:
-            return None
-        level: list[tuple[State, tuple[tuple[int, Action], ...]]] = [
-            (first, ((_who(start, start.current_player, alt), alt),))]
+            return {}
+        steps0: Path = ((_who(start, start.current_player, alt), alt),)
+        paths: dict[object, Path] = {self._state_key(first): steps0}
+        level: list[tuple[State, Path]] = [(first, steps0)]
         expansions = 0
-        for _ in range(self.settings.through_depth + 1):
-            nxt: list[tuple[State, tuple[tuple[int, Action], ...]]] = []
+        for _ in range(self.settings.through_depth):
+            nxt: list[tuple[State, Path]] = []
             for state, steps in level:
-                if self._state_key(state) == goal:
-                    return self._spliced(h, at, steps, start)
-                if state.is_terminal() or len(steps) > self.settings.through_depth:
+                if state.is_terminal():
                     continue
                 for action in state.legal_actions():
                     if expansions >= self.settings.through_budget:
-                        return None
+                        return paths
                     expansions += 1
                     kid = state.clone()
                     kid.apply(action)
-                    nxt.append((kid, (*steps, (_who(state, state.current_player, action), action))))
+                    key = self._state_key(kid)
+                    if key not in paths:
+                        paths[key] = line = (*steps, (_who(state, state.current_player, action), action))
+                        nxt.append((kid, line))
             level = nxt
-        return None
+        return paths
 
     def _substituted(self, h: Hypothesis, at: int, alt: Action, state: State) -> Hypothesis | None:
         """``h`` with its decision at ``at`` (taken at ``state``) replaced by ``alt``; None if then illegal."""
