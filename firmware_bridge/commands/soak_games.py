@@ -67,11 +67,22 @@ def _run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
 
+    told = 0
+
     def progress(done: int, totals: Any) -> None:
+        nonlocal told
+        for note in totals.notes[told:]:  # as they come: a run stopped part-way keeps them in its log
+            print(f"problem: {note}", file=sys.stderr, flush=True)
+        told = len(totals.notes)
+        if done % 10 and done not in (1, args.games):
+            return
         s = totals.summary()
         print(f"  {done}/{args.games} games, {s['decisions']} decisions, "
               + ", ".join(f"{k} {s[k]}" for k in ERRORS), file=sys.stderr, flush=True)
 
+    from sim.soak.stopping import stop_on_sigterm
+
+    stop_on_sigterm()  # (SIGTERM as Ctrl-C: the figures of the games that ended are printed)
     try:
         totals = soak.soak(args.games, args.players, args.fidelity, args.seed, mistake_rate=args.mistakes,
                            progress=progress, workers=args.workers)
@@ -80,6 +91,8 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     figures = {"game": args.game, "fidelity": args.fidelity, "seed": args.seed, **totals.summary(),
                "wall_seconds": round(time.monotonic() - started, 1)}
+    if "stopped" not in figures:
+        figures["stopped"] = bool(getattr(totals, "stopped", False))
     for note in totals.notes[:50]:
         print(f"problem: {note}")
     _print(figures, args.json)

@@ -29,6 +29,7 @@ from sim.link.direct import DirectBackend
 from sim.players.aac import AacTruth, digest
 from sim.players.memory import PromptMemory
 from sim.players.mistakes import Mistake, MistakeBook
+from sim.soak.pool import play_in_workers
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
 FIDELITY_MAPS = {"identity": "aac-5p.yaml", "presence": "aac-5p-presence.yaml", "mixed": "aac-5p-mixed.yaml"}
@@ -52,6 +53,7 @@ class SoakTotals:
     recovered: int = 0
     verdict_ms: list[float] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    stopped: bool = False  # stopped before every game was played (the figures are of the games that ended)
 
     def merge(self, other: SoakTotals) -> None:
         for name in ("games", "decisions", "false_rejections", "missed_illegal", "desyncs", "truth_mismatches",
@@ -69,7 +71,7 @@ class SoakTotals:
             "mistakes_injected": self.mistakes, "mistakes_flagged": self.flagged,
             "mistakes_recovered": self.recovered,
             "verdict_ms_p50": round(ms[len(ms) // 2], 3), "verdict_ms_p99": round(ms[int(len(ms) * 0.99)], 3),
-            "verdicts": len(self.verdict_ms),
+            "verdicts": len(self.verdict_ms), "stopped": self.stopped,
         }
 
 
@@ -288,22 +290,16 @@ def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict
     jobs = [(players[i % len(players)], seed + i, _fidelities(fidelity)[i % len(_fidelities(fidelity))])
             for i in range(games)]
     totals = SoakTotals()
-    if workers <= 1:
-        for job in jobs:
-            _one(totals, job, options, mistake_rate)
-            if progress is not None:
-                progress(totals.games, totals)
-        return totals
-    from concurrent.futures import ProcessPoolExecutor
-
-    from sim.soak.stopping import worker_exits_with_parent
-
-    chunks = [jobs[i::workers * 4] for i in range(workers * 4) if jobs[i::workers * 4]]
-    with ProcessPoolExecutor(max_workers=workers, initializer=worker_exits_with_parent) as pool:
-        for part in pool.map(_chunk, chunks, [options] * len(chunks), [mistake_rate] * len(chunks)):
-            totals.merge(part)
-            if progress is not None:
-                progress(totals.games, totals)
+    try:
+        if workers <= 1:
+            for job in jobs:
+                _one(totals, job, options, mistake_rate)
+                if progress is not None:
+                    progress(totals.games, totals)
+        else:
+            play_in_workers(totals, _chunk, [([job], options, mistake_rate) for job in jobs], progress, workers)
+    except KeyboardInterrupt:  # (Ctrl-C, or SIGTERM with ``stop_on_sigterm``): the games that ended count
+        totals.stopped = True
     return totals
 
 

@@ -83,6 +83,14 @@ def worker_exits_with_parent(every: float = 0.5) -> None:
     _when_orphaned(lambda: os._exit(143), every)
 
 
+def compute_worker_setup(every: float = 0.5) -> None:
+    """``worker_exits_with_parent``, and signals left to the soak: Ctrl-C reaches the whole process group,
+    and the soak, which then stops its workers itself, prints the figures of the games that ended."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    worker_exits_with_parent(every)
+
+
 def stop_workers(timeout: float = 60.0) -> None:
     """Ask every worker process to stop its game and wait for their clean-up (then kill what is left)."""
     workers = multiprocessing.active_children()

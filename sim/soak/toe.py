@@ -41,6 +41,7 @@ from rules.toe.state import ToeState
 from rules.toe.timekeeping import Timekeeper
 from sim.link.direct import DirectBackend
 from sim.players.toe import MISTAKES, Carry, Mistake, Plan, ToeTruth
+from sim.soak.pool import play_in_workers
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
 FIDELITY_MAPS = {"identity": "toe-4p.yaml"}
@@ -77,6 +78,7 @@ class SoakTotals:
     misattributed: int = 0  # accepted decisions reported with another decider than the rules name
     verdict_ms: list[float] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    stopped: bool = False  # stopped before every game was played (the figures are of the games that ended)
 
     def summary(self) -> dict[str, Any]:
         ms = sorted(self.verdict_ms) or [0.0]
@@ -90,7 +92,7 @@ class SoakTotals:
             "invisible_announced": self.announced, "invisible_inferred": self.inferred, "pauses": self.pauses,
             "misattributed": self.misattributed,
             "verdict_ms_p50": round(ms[len(ms) // 2], 3), "verdict_ms_p99": round(ms[int(len(ms) * 0.99)], 3),
-            "verdicts": len(self.verdict_ms),
+            "verdicts": len(self.verdict_ms), "stopped": self.stopped,
         }
 
     def merge(self, other: SoakTotals) -> None:
@@ -507,23 +509,17 @@ def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict
     behaviour.mistake_rate = mistake_rate
     jobs = [(players[i % len(players)], seed + i) for i in range(games)]
     totals = SoakTotals()
-    if workers <= 1:
-        for n, game_seed in jobs:
-            _one(totals, n, game_seed, fidelity, options, behaviour)
-            if progress is not None:
-                progress(totals.games, totals)
-        return totals
-    from concurrent.futures import ProcessPoolExecutor
-
-    from sim.soak.stopping import worker_exits_with_parent
-
-    chunks = [jobs[i::workers * 4] for i in range(workers * 4) if jobs[i::workers * 4]]
-    with ProcessPoolExecutor(max_workers=workers, initializer=worker_exits_with_parent) as pool:
-        for part in pool.map(_chunk, chunks, [fidelity] * len(chunks), [options] * len(chunks),
-                             [behaviour] * len(chunks)):
-            totals.merge(part)
-            if progress is not None:
-                progress(totals.games, totals)
+    try:
+        if workers <= 1:
+            for n, game_seed in jobs:
+                _one(totals, n, game_seed, fidelity, options, behaviour)
+                if progress is not None:
+                    progress(totals.games, totals)
+        else:
+            tasks = [([job], fidelity, options, behaviour) for job in jobs]
+            play_in_workers(totals, _chunk, tasks, progress, workers)
+    except KeyboardInterrupt:  # (Ctrl-C, or SIGTERM with ``stop_on_sigterm``): the games that ended count
+        totals.stopped = True
     return totals
 
 

@@ -35,3 +35,29 @@ def test_each_problem_names_the_game_to_play_again(monkeypatch: pytest.MonkeyPat
     totals = soak(2, [2, 3], "identity", 40)
     assert totals.notes == ["game seed 40 (2 players, identity): refused legal play: something",
                             "game seed 41 (3 players, identity): refused legal play: something"]
+
+
+def test_a_soak_stopped_part_way_prints_the_figures_of_the_games_that_ended():
+    """A 1000-game run takes hours; stopped with SIGTERM (``timeout``, ``kill``) it printed nothing, and
+    the problems of a 375-game run were lost (they were printed at the end only). Now each problem is
+    printed as its game ends, and the figures of the games that ended come as the last line, marked
+    ``stopped``; no worker is left running."""
+    import signal
+    import time
+
+    child = subprocess.Popen([sys.executable, "-m", "firmware_bridge", "soak", "games", "--games", "200",
+                              "--players", "2", "--seed", "1", "--workers", "2", "--json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        assert child.stderr is not None
+        for line in child.stderr:  # the first game to end is reported (then every tenth)
+            if "games," in line or time.monotonic() > deadline:
+                break
+        child.send_signal(signal.SIGTERM)
+        out, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["stopped"] is True and 1 <= figures["games"] < 200, figures
+    assert all(name in figures for name in FIELDS), figures
