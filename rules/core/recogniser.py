@@ -1196,13 +1196,6 @@ class Recogniser:
         moved = [h for h in hyps if h.path]
         if len(moved) >= 2:
             hyps = moved  # the committed position (nothing done yet) is a fallback, not an answer
-        paths = {h.path for h in hyps}
-        further = [h for h in hyps if not any(len(p) > len(h.path) and p[: len(h.path)] == h.path for p in paths)]
-        if len(further) >= 2:
-            # nor is a line that others go on from (a move not yet as far): asked about the decision that follows
-            # it, the question has one option, tells nothing, and is asked again (presence seed 100: "which tiles
-            # to claim", one option, nine times, while which tile was revealed was never asked)
-            hyps = further
         question = self._slot_question(hyps) or self._question(hyps, strict=False)
         if question is None:  # the same decisions in other orders: ask about the first that differs
             index = self._divergence(hyps)
@@ -1221,10 +1214,6 @@ class Recogniser:
             state = self._state_at(h, at)
             if first is None:
                 first, player = state, h.path[at][0]
-                if player < 0:  # a chance outcome the table cannot show (a tile drawn at a presence-only space):
-                    # asked of the player who made the last decision before it (who drew it)
-                    player = next((who for who, _ in reversed(h.path[:at]) if who >= 0),
-                                  _last_decider(self._committed))
             options.append(PromptOption(str(len(options) + 1), Msg("{move}", move=self.game.format(action, state)),
                                         (action,), digest(self._state_key(h.state))))
         if first is None:
@@ -1522,11 +1511,6 @@ def _deciders(state: State) -> set[int]:
 def _who(state: State, decider: int, action: Action) -> int:
     """Who took ``action``: at a simultaneous node the seat the action names, as the journal checks."""
     return state.decider_of(action) if decider == SIMULTANEOUS else decider
-
-
-def _last_decider(state: State) -> int:
-    """The player who made the state's latest decision (not a chance outcome); the current player if none."""
-    return next((who for who, _ in reversed(state.history) if who >= 0), max(state.current_player, 0))
 
 
 def _rank(h: Hypothesis) -> tuple[int, int]:

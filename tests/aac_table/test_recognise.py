@@ -711,21 +711,3 @@ def test_the_seat_button_before_the_next_tile_is_revealed_ends_the_turn_at_the_c
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
-
-
-def test_a_tile_drawn_into_a_presence_only_tile_space_is_asked_about():
-    """REPLENISH THE TILE POOL (p. 20): a claimed tile's space is refilled from the deck. A presence-only
-    tile space shows that a tile lies there, not which. The explanations then differed in the tile drawn
-    (and in what came after), and the question built from them named the claim before it, the one
-    decision they all share past the shorter lines: one option, asked nine times, while the tile was never
-    asked about. The recogniser kept the first tile, and turn 2 started from a position the players never
-    reached (presence seed 100, 3 players). The question is now about the tile, asked of the player who
-    drew it, and a question with a single option is not put."""
-    game = TableGame(3, 100, wiring_for("presence"), mistake_rate=0.005)
-    asked = _questions(game)
-    _play_turns(game, 4)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
-    assert all(len(options) >= 2 for _, options in asked), asked
-    tiles = [(done, options) for done, options in asked if options[0].kind == "reveal"]
-    assert tiles and all(done in options for done, options in tiles), tiles
