@@ -91,8 +91,6 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     figures = {"game": args.game, "fidelity": args.fidelity, "seed": args.seed, **totals.summary(),
                "wall_seconds": round(time.monotonic() - started, 1)}
-    if "stopped" not in figures:
-        figures["stopped"] = bool(getattr(totals, "stopped", False))
     for note in totals.notes[:50]:
         print(f"problem: {note}")
     _print(figures, args.json)

@@ -29,7 +29,7 @@ from sim.link.direct import DirectBackend
 from sim.players.aac import AacTruth, digest
 from sim.players.memory import PromptMemory
 from sim.players.mistakes import Mistake, MistakeBook
-from sim.soak.pool import play_in_workers
+from sim.soak.pool import play_games
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
 FIDELITY_MAPS = {"identity": "aac-5p.yaml", "presence": "aac-5p-presence.yaml", "mixed": "aac-5p-mixed.yaml"}
@@ -289,18 +289,7 @@ def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict
         wiring_for(fid)  # a clear error before anything starts
     jobs = [(players[i % len(players)], seed + i, _fidelities(fidelity)[i % len(_fidelities(fidelity))])
             for i in range(games)]
-    totals = SoakTotals()
-    try:
-        if workers <= 1:
-            for job in jobs:
-                _one(totals, job, options, mistake_rate)
-                if progress is not None:
-                    progress(totals.games, totals)
-        else:
-            play_in_workers(totals, _chunk, [([job], options, mistake_rate) for job in jobs], progress, workers)
-    except KeyboardInterrupt:  # (Ctrl-C, or SIGTERM with ``stop_on_sigterm``): the games that ended count
-        totals.stopped = True
-    return totals
+    return play_games(SoakTotals(), _game, [(job, options, mistake_rate) for job in jobs], progress, workers)
 
 
 def _fidelities(fidelity: str) -> tuple[str, ...]:
@@ -321,10 +310,9 @@ def _one(totals: SoakTotals, job: tuple[int, int, str], options: dict[str, Any] 
                             for note in totals.notes[noted:]]
 
 
-def _chunk(jobs: list[tuple[int, int, str]], options: dict[str, Any] | None, mistake_rate: float) -> SoakTotals:
+def _game(job: tuple[int, int, str], options: dict[str, Any] | None, mistake_rate: float) -> SoakTotals:
     totals = SoakTotals()
-    for job in jobs:
-        _one(totals, job, options, mistake_rate)
+    _one(totals, job, options, mistake_rate)
     return totals
 
 

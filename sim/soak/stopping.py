@@ -79,16 +79,11 @@ def worker_setup(every: float = 0.5) -> None:
 
 def worker_exits_with_parent(every: float = 0.5) -> None:
     """For a soak's worker processes that only compute (recognition soaks): exit when the soak is gone,
-    instead of finishing games nobody will read."""
-    _when_orphaned(lambda: os._exit(143), every)
-
-
-def compute_worker_setup(every: float = 0.5) -> None:
-    """``worker_exits_with_parent``, and signals left to the soak: Ctrl-C reaches the whole process group,
-    and the soak, which then stops its workers itself, prints the figures of the games that ended."""
+    instead of finishing games nobody will read; signals are left to the soak (Ctrl-C reaches the whole
+    process group), which stops its workers itself and prints the figures of the games that ended."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    worker_exits_with_parent(every)
+    _when_orphaned(lambda: os._exit(143), every)
 
 
 def stop_workers(timeout: float = 60.0) -> None:

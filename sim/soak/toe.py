@@ -41,7 +41,7 @@ from rules.toe.state import ToeState
 from rules.toe.timekeeping import Timekeeper
 from sim.link.direct import DirectBackend
 from sim.players.toe import MISTAKES, Carry, Mistake, Plan, ToeTruth
-from sim.soak.pool import play_in_workers
+from sim.soak.pool import play_games
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
 FIDELITY_MAPS = {"identity": "toe-4p.yaml"}
@@ -508,19 +508,8 @@ def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict
     behaviour = play or Options()
     behaviour.mistake_rate = mistake_rate
     jobs = [(players[i % len(players)], seed + i) for i in range(games)]
-    totals = SoakTotals()
-    try:
-        if workers <= 1:
-            for n, game_seed in jobs:
-                _one(totals, n, game_seed, fidelity, options, behaviour)
-                if progress is not None:
-                    progress(totals.games, totals)
-        else:
-            tasks = [([job], fidelity, options, behaviour) for job in jobs]
-            play_in_workers(totals, _chunk, tasks, progress, workers)
-    except KeyboardInterrupt:  # (Ctrl-C, or SIGTERM with ``stop_on_sigterm``): the games that ended count
-        totals.stopped = True
-    return totals
+    tasks = [(n, game_seed, fidelity, options, behaviour) for n, game_seed in jobs]
+    return play_games(SoakTotals(), _game, tasks, progress, workers)
 
 
 def _one(totals: SoakTotals, players: int, seed: int, fidelity: str, options: dict[str, Any] | None,
@@ -528,9 +517,8 @@ def _one(totals: SoakTotals, players: int, seed: int, fidelity: str, options: di
     ToeTableGame(players, seed, wiring_for(fidelity), options, totals, behaviour).play()
 
 
-def _chunk(jobs: list[tuple[int, int]], fidelity: str, options: dict[str, Any] | None,
-           behaviour: Options) -> SoakTotals:
+def _game(players: int, seed: int, fidelity: str, options: dict[str, Any] | None,
+          behaviour: Options) -> SoakTotals:
     totals = SoakTotals()
-    for n, game_seed in jobs:
-        _one(totals, n, game_seed, fidelity, options, behaviour)
+    _one(totals, players, seed, fidelity, options, behaviour)
     return totals
