@@ -1,8 +1,9 @@
 """COBS framing with a CRC-16 for the firmware, where no COBS/CRC package exists.
 
-The host uses the maintained ``cobs`` and ``crc`` packages; the tests check
-that this code and those packages agree byte for byte (hypothesis), so this
-is the only hand-written copy and it is pinned to the libraries' behaviour.
+The host uses the maintained ``cobs`` package and the standard library's
+``binascii.crc_hqx``; the tests check that this code and those agree byte for
+byte (hypothesis), so this is the only hand-written copy and it is pinned to
+the libraries' behaviour.
 
 Frame on the wire: COBS(payload + CRC-16/IBM-3740 big-endian) + 0x00.
 """
