@@ -103,6 +103,7 @@ class HostSession:
         self.confirmed_leds: list[LedValue | None] = [None] * (self.hello.leds if self.hello else 0)
         self.led_inflight: dict[int, tuple[int, tuple[LedValue, ...], float]] = {}
         self.led_seq = 0
+        self._leds_settled = False  # the board confirmed what is wanted: ticks have nothing to check
 
     def take_output(self) -> bytes:
         data = bytes(self.out)
@@ -288,6 +289,7 @@ class HostSession:
     # -- LEDs
     def show_leds(self, leds: list[LedValue]) -> None:
         self.desired_leds = list(leds)
+        self._leds_settled = False
 
     def _on_led_ack(self, ack: wire.LedAck) -> None:
         inflight = self.led_inflight.get(ack.start)
@@ -295,9 +297,14 @@ class HostSession:
             for i, value in enumerate(inflight[1]):
                 self.confirmed_leds[ack.start + i] = value
             del self.led_inflight[ack.start]
+            self._leds_settled = False
 
     def _leds_tick(self, now: float) -> None:
-        if self.hello is None or not self.confirmed_leds:
+        """Send the parts of the wanted LEDs the board has not confirmed (again, after ``led_retry``).
+
+        It runs on every frame read; once the board has confirmed everything it does nothing until
+        the wanted LEDs change or an ack arrives (the serial threads share the GIL with the core)."""
+        if self.hello is None or not self.confirmed_leds or self._leds_settled:
             return
         n = len(self.confirmed_leds)
         want = (self.desired_leds + [OFF] * n)[:n]
@@ -318,6 +325,7 @@ class HostSession:
             self.led_seq = (self.led_seq + 1) & 0xFFFF
             self.led_inflight[start] = (self.led_seq, part, now)
             self._send(wire.LedSet(self.led_seq, start, list(part)).encode())
+        self._leds_settled = not self.led_inflight
 
     @property
     def leds_confirmed(self) -> bool:
