@@ -19,15 +19,16 @@ and ``mqtt.reconnect_max_s``; the game goes on meanwhile.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import socket
 import ssl
 import threading
+import time
 from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
+import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
@@ -42,6 +43,8 @@ log = logging.getLogger("aetherlink.mqtt")
 
 ONLINE = b"online"
 OFFLINE = b"offline"
+FLUSH_S = 0.005  # the longest the core waits for the network thread to write what it published
+FLUSH_POLL_S = 0.0001
 
 
 def no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
@@ -53,7 +56,8 @@ def no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
 
 
 def _encode(payload: Mapping[str, Any]) -> bytes:
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """Compact UTF-8 JSON (msgspec's C encoder: the state document is encoded on every verdict)."""
+    return msgspec.json.encode(payload)
 
 
 class MqttAdapter:
@@ -246,6 +250,24 @@ class MqttAdapter:
             self.dropped_events += 1
             if self.dropped_events in (1, 10, 100) or self.dropped_events % 1000 == 0:
                 log.warning("MQTT offline queue full: %d event(s) dropped so far", self.dropped_events)
+
+    def flush(self, timeout: float = FLUSH_S) -> bool:
+        """Wait (up to ``timeout``) until paho's network thread has written what was published.
+
+        The core publishes a verdict and goes straight on with work that holds the GIL (the
+        pending work saved, the search's positions freed); the network thread, woken to write,
+        would wait for the GIL until Python's switch interval (5 ms) forced it. Sleeping here
+        hands it the GIL at once. ``want_write`` is paho's own "packets waiting" test (a packet the
+        network thread is writing at that moment is not counted: it has the GIL, as wanted).
+        False if they were not all written in time (a broker that does not read)."""
+        if not self._connected.is_set():
+            return True
+        deadline = time.monotonic() + timeout
+        while self.client.want_write():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(FLUSH_POLL_S)
+        return True
 
     def _publish_discovery_locked(self, connected_now: bool = False) -> None:
         """Send discovery if connected; otherwise the next connection sends it (with any removals)."""

@@ -29,7 +29,7 @@ from firmware_bridge.service import views
 from firmware_bridge.service.commands import handle_command
 from firmware_bridge.service.holding import TableWait
 from firmware_bridge.service.inputs import CommandInput, EventInput, Inbox, Input, SnapshotInput, Stop, Tick
-from firmware_bridge.service.seams import InterpreterFactory, LedSink, Publisher, WorkKeeper
+from firmware_bridge.service.seams import Flushing, InterpreterFactory, LedSink, Publisher, WorkKeeper
 from firmware_bridge.service.session import InterpreterFault, Session
 from firmware_bridge.service.timekeeping import Clock, Sounds, TimeKeeping
 from rules import CHANCE
@@ -148,6 +148,7 @@ class Core:
             self.time.run_due()
             self.publish()  # the new state is out before the response: a client reading it is current
             item.reply(response)
+            self._flush()
             self._keep_work()
             return
         if isinstance(item, SnapshotInput):
@@ -172,6 +173,7 @@ class Core:
             return
         self.time.run_due()
         self.publish()
+        self._flush()
         self._keep_work()  # (after publishing: no verdict waits for it)
 
     # -- work in progress across a restart --
@@ -283,6 +285,13 @@ class Core:
         body = {"board": self.config.board.id, "ts": round(time.time(), 3), **payload}
         for publisher in self.publishers:
             publisher.publish_event(kind, body)
+
+    def _flush(self) -> None:
+        """Let publishers that write on their own thread send the verdict before the core's housekeeping
+        (saving the work in progress, freeing the search's positions) takes the GIL again."""
+        for publisher in self.publishers:
+            if isinstance(publisher, Flushing):
+                publisher.flush()
 
     def publish(self) -> None:
         """Publish the retained state and the LED frame if they changed."""

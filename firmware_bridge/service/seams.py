@@ -108,6 +108,17 @@ class Publisher(Protocol):
 
 
 @runtime_checkable
+class Flushing(Protocol):
+    """Optional: a publisher whose messages go out on another thread, which the core lets run.
+
+    ``flush()`` returns once what was published is on its way (or after a short bound); the
+    core calls it after publishing an input's verdict and before its own housekeeping."""
+
+    def flush(self) -> object:
+        """Let the messages published so far go out."""
+
+
+@runtime_checkable
 class HintSource(Protocol):
     """Optional: an interpreter that knows which locations deserve light (game-specific knowledge).
 

@@ -371,3 +371,35 @@ def test_context_rebuilds_the_initial_state(tmp_path):
     context: GameContext = session.context()
     assert context.initial_state().to_json() == session.setup.new_state(GAME).to_json()
     assert context.state.to_json() == session.state.to_json() and context.state is not session.state
+
+
+def test_a_verdict_is_flushed_to_the_publishers_before_the_work_in_progress_is_kept(tmp_path):
+    """Publishers that write on their own thread (MQTT) get ``flush`` once an input's verdict is
+    published, before the core saves its work in progress and frees the search's positions."""
+    log: list[str] = []
+
+    class Flushing:
+        def publish_state(self, state: Mapping[str, Any]) -> None:
+            log.append("state")
+
+        def publish_event(self, kind: str, payload: Mapping[str, Any]) -> None:
+            log.append(kind)
+
+        def publish_leds(self, frame: Mapping[str, Any]) -> None:
+            log.append("leds")
+
+        def flush(self) -> None:
+            log.append("flush")
+
+    table = FakeTable()
+    bench = Bench(tmp_path, factory=PebbleTable, table=table)
+    bench.core.publishers.append(Flushing())
+    keep = bench.core._keep_work
+    bench.core._keep_work = lambda: (log.append("keep"), keep())[1]  # type: ignore[method-assign]
+    pebbles = Pebbles(table, PILE, 2)
+    pebbles.show()
+    log.clear()
+    pebbles.take(bench.state.seat, 1)
+    assert "move" in log and "keep" in log, log
+    published = max(i for i, what in enumerate(log) if what not in ("flush", "keep"))
+    assert "flush" in log[published:log.index("keep", published)], log

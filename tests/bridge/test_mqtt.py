@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -293,4 +294,32 @@ def test_game_by_mqtt_matches_the_truth(mosquitto, make_service, tmp_path):
     assert [m["seq"] for m in moves] == sorted(m["seq"] for m in moves)
     # The first roll was drawn before the service reached the broker: queued, then delivered.
     assert [m["notation"] for m in moves] == [GAME.format(a) for _, a in truth.history]
+    watcher.close()
+
+
+def test_flush_waits_until_paho_has_written_what_was_published(mosquitto, make_service, tmp_path):
+    """The core calls ``flush`` after a verdict, so the network thread writes it before the core's
+    housekeeping takes the GIL again. It returns once paho's queue is written; with a broker that
+    does not read (stopped: its socket buffers fill), it gives up after its bound and says so."""
+    watcher = Watcher(mosquitto.host, mosquitto.port, ("aetherlink/#",))
+    service = make_service(service_config(tmp_path, "t9", mosquitto))
+    assert watcher.wait_topic("aetherlink/t9/availability", lambda p: p == "online")
+    adapter = service.mqtt
+    assert adapter is not None
+    adapter.publish_event("probe", {"n": 1})
+    assert adapter.flush(timeout=2.0) is True
+    assert not adapter.client.want_write()
+    assert watcher.wait_topic("aetherlink/t9/event/probe", lambda p: p == {"n": 1})
+    assert mosquitto.process is not None
+    mosquitto.process.send_signal(signal.SIGSTOP)
+    try:
+        adapter.publish_event("probe", {"blob": "x" * 16_000_000})  # more than the socket buffers hold
+        time.sleep(0.3)  # (the network thread writes what the buffers take, then waits for room)
+        started = time.monotonic()
+        assert adapter.flush(timeout=0.05) is False
+        assert time.monotonic() - started < 1.0
+        assert adapter.client.want_write()
+    finally:
+        mosquitto.process.send_signal(signal.SIGCONT)
+    assert adapter.flush(timeout=20.0) is True
     watcher.close()
