@@ -90,18 +90,39 @@ class UnitMap:
         self.sensed = [u for u in units.values() if u.fidelity != Fidelity.UNSENSED]
         self._by_identity = [(u.id, u.members) for u in self.sensed if u.fidelity == Fidelity.IDENTITY]
         self._by_count = [(u.id, u.members) for u in self.sensed if u.fidelity != Fidelity.IDENTITY]
+        self._identity_members = dict(self._by_identity)
+        self._count_members = dict(self._by_count)
         self.unit_of = {m: u.id for u in units.values() for m in u.members}
 
-    def observe(self, snapshot: Snapshot | Mapping[str, Reading]) -> dict[str, tuple[str, ...] | int]:
+    def observe(self, snapshot: Snapshot | Mapping[str, Reading],
+                after: tuple[Mapping[str, Reading], Mapping[str, tuple[str, ...] | int]] | None = None,
+                ) -> dict[str, tuple[str, ...] | int]:
         """Snapshot readings gathered per sensed unit (ids for identity units, counts otherwise).
 
-        Runs on every snapshot of a table of hundreds of locations: the units are walked from
-        lists prepared once, and a single location's reading is taken as it is."""
+        Runs on every snapshot of a table of hundreds of locations, of which a move changes a few:
+        ``after`` (the previous snapshot's readings and what this returned for them) lets only the
+        units whose locations changed be gathered again; the result is the same."""
         readings = snapshot.readings if isinstance(snapshot, Snapshot) else snapshot
+        if after is None:
+            return self._gather(readings, self._by_identity, self._by_count, {})
+        before, seen = after
+        unit_of = self.unit_of
+        try:
+            touched = {unit_of.get(loc) for loc, _ in readings.items() ^ before.items()}  # (set operations in C)
+        except TypeError:  # a reading that is not hashable (not a tuple or a count): gathered the long way
+            return self._gather(readings, self._by_identity, self._by_count, {})
+        identity = [(u, self._identity_members[u]) for u in touched if u in self._identity_members]
+        count = [(u, self._count_members[u]) for u in touched if u in self._count_members]
+        return self._gather(readings, identity, count, dict(seen))
+
+    def _gather(self, readings: Mapping[str, Reading], identity: list[tuple[str, tuple[str, ...]]],
+                count: list[tuple[str, tuple[str, ...]]],
+                out: dict[str, tuple[str, ...] | int]) -> dict[str, tuple[str, ...] | int]:
+        """Fill ``out`` with the readings of these identity and count units; the units are walked from
+        lists prepared once, and a single location's reading is taken as it is."""
         get = readings.get
         norm = self.normalise
-        out: dict[str, tuple[str, ...] | int] = {}
-        for uid, members in self._by_identity:
+        for uid, members in identity:
             if len(members) == 1:
                 r = get(members[0], ())
                 ids: list[str] | tuple[str, ...] = r if isinstance(r, tuple) else ()
@@ -115,7 +136,7 @@ class UnitMap:
             if ids and norm is not None:
                 ids = [norm(uid, t) for t in ids]
             out[uid] = tuple(sorted(ids)) if len(ids) > 1 else tuple(ids)
-        for uid, members in self._by_count:
+        for uid, members in count:
             n = 0
             for m in members:
                 r = get(m, 0)

@@ -159,6 +159,7 @@ class Recogniser:
         self._observed: dict[str, tuple[str, ...] | int] | None = None
         self._previous: dict[str, tuple[str, ...] | int] | None = None  # the snapshot before it
         self._delta: frozenset[str] | None = None  # units whose readings differ between the two
+        self._readings: Mapping[str, object] | None = None  # the last snapshot's readings, as given
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
         # the latest snapshots of this turn, in order (bounded: a real-time age keeps one turn for minutes),
         # how many the turn has had, and per turn mark (by id) how many it had seen
@@ -203,7 +204,10 @@ class Recogniser:
         return self._prompt
 
     def observe(self, snapshot: Snapshot | Mapping[str, object]) -> Verdict:
-        observed = self.view.units.observe(snapshot)  # type: ignore[arg-type]
+        readings = snapshot.readings if isinstance(snapshot, Snapshot) else snapshot
+        after = (self._readings, self._observed) if self._readings is not None and self._observed is not None else None
+        observed = self.view.units.observe(readings, after)  # type: ignore[arg-type]
+        self._readings = readings
         if getattr(snapshot, "unwatched", False):
             self._unwatched = self._widen = True  # (a board was out of reach: see ``_detours``)
         previous = self._observed
