@@ -56,6 +56,7 @@ class Core:
         self.config = config
         self.journal = journal
         self.publishers = list(publishers)
+        self._flushing: tuple[tuple[int, ...], list[Flushing]] = ((), [])  # (the publishers' ids, those that flush)
         self.led_sinks = list(led_sinks)
         self.interpreter_factory = interpreter_factory
         self.bridge_info = bridge_info or (lambda: {})
@@ -289,9 +290,11 @@ class Core:
     def _flush(self) -> None:
         """Let publishers that write on their own thread send the verdict before the core's housekeeping
         (saving the work in progress, freeing the search's positions) takes the GIL again."""
-        for publisher in self.publishers:
-            if isinstance(publisher, Flushing):
-                publisher.flush()
+        ids = tuple(map(id, self.publishers))
+        if self._flushing[0] != ids:  # (a runtime protocol check costs ~8 us: done when the list changes)
+            self._flushing = (ids, [p for p in self.publishers if isinstance(p, Flushing)])
+        for publisher in self._flushing[1]:
+            publisher.flush()
 
     def publish(self) -> None:
         """Publish the retained state and the LED frame if they changed."""
