@@ -46,6 +46,7 @@ def setup_logging(level: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from firmware_bridge.memory import freeze_long_lived
     from firmware_bridge.service.app import Service, with_broker
 
     setup_logging(args.log_level)
@@ -84,6 +85,8 @@ def _run(args: argparse.Namespace) -> int:
             service.start()
             if probe is not None:
                 probe.attach(service.core)
+            logging.getLogger("aetherlink").info("%d long-lived objects left out of the collector's walks",
+                                                 freeze_long_lived())
         except ConfigError as exc:
             print(f"aetherlink: {exc}", file=sys.stderr)
             return EX_CONFIG

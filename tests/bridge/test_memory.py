@@ -87,3 +87,28 @@ def test_the_service_lets_the_interpreter_tidy_once_its_inbox_is_empty(tmp_path,
     while interpreter.tidied == before and time.monotonic() < deadline:
         time.sleep(0.01)
     assert interpreter.tidied > before
+
+
+FREEZE_CHILD = textwrap.dedent("""
+    import gc
+    from firmware_bridge.memory import freeze_long_lived
+
+    class Node:
+        def __init__(self):
+            self.me = self  # a reference cycle: only the cyclic collector frees it
+
+    kept = [Node() for _ in range(1000)]   # lives as long as the process, as the catalogue does
+    Node(); Node()                          # garbage already: must not be frozen
+    frozen = freeze_long_lived()
+    walked = len(gc.get_objects())          # what the collector still walks
+    Node(); Node(); Node()                  # garbage made later is still collected
+    print(frozen, walked, gc.collect())
+""")
+
+
+def test_objects_alive_once_the_service_is_up_are_left_out_of_the_collectors_walks():
+    """``aetherlink run`` calls it after start: full collections then walk only what was made since."""
+    out = subprocess.run([sys.executable, "-c", FREEZE_CHILD], capture_output=True, text=True, check=True)
+    frozen, walked, collected = map(int, out.stdout.split())
+    assert frozen > 1000 and walked < 100
+    assert collected >= 3
