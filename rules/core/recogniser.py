@@ -1326,18 +1326,34 @@ class Recogniser:
     def _through(self, h: Hypothesis, at: int, alt: Action,
                  reached: dict[tuple[object, Action], dict[object, Path]]) -> Hypothesis | None:
         """``h`` with ``alt`` in place of its decision at ``at``, then the fewest decisions (at most
-        ``Settings.through_depth``) that reach the position ``h``'s decision reached; None if none do.
-        ``reached``: the positions found from a start and ``alt`` so far (``_reached``), shared by the
-        explanations an answer rules out: most share the position before the answered decision."""
+        ``Settings.through_depth``) that reach a position ``h`` reached from there (right after that
+        decision, or a few of its decisions later while they changed nothing on the table), then ``h``'s
+        remaining decisions; None if none do.
+
+        The line may rejoin ``h`` only after ``h``'s next decisions: a deploy action declined ("use",
+        "pass") leaves the position that a Movement action spent on the Monument Track without moving
+        ("use", "move monument", "pass") leaves, not the one right after the other "use" (identity seed
+        20061). ``reached``: the positions found from a start and ``alt`` so far (``_reached``), shared
+        by the explanations an answer rules out: most share the position before the answered decision."""
         start = self._state_at(h, at)
-        target = start.clone()
-        target.apply(h.path[at][1])
         memo = (self._state_key(start), alt)
         paths = reached.get(memo)
         if paths is None:
             paths = reached[memo] = self._reached(start, alt)
-        steps = paths.get(self._state_key(target))
-        return None if steps is None else self._spliced(h, at, steps, start)
+        target = start.clone()
+        table: Mapping[str, tuple[str, ...]] | None = None
+        for upto in range(at, min(len(h.path), at + self.settings.through_depth + 1)):
+            if upto > at:
+                # (later only while ``h``'s decisions left the table as it was: choices nothing shows; a line
+                # that rejoins after visible ones re-orders what the snapshots saw done in order)
+                table = table if table is not None else self.view.project(start).frozen()
+                if self.view.project(target).frozen() != table:
+                    return None
+            target.apply(h.path[upto][1])
+            steps = paths.get(self._state_key(target))
+            if steps is not None:
+                return self._spliced(h, at, steps, start, upto)
+        return None
 
     def _reached(self, start: State, alt: Action) -> dict[object, Path]:
         """Every position ``alt`` and at most ``through_depth`` more decisions reach from ``start`` (within
@@ -1374,13 +1390,13 @@ class Recogniser:
         """``h`` with its decision at ``at`` (taken at ``state``) replaced by ``alt``; None if then illegal."""
         return self._spliced(h, at, ((h.path[at][0], alt),), state)
 
-    def _spliced(self, h: Hypothesis, at: int, steps: Path, state: State) -> Hypothesis | None:
-        """``h`` with its decision at ``at`` (taken at ``state``) replaced by ``steps``, the rest of its
-        decisions after them; None if then illegal."""
+    def _spliced(self, h: Hypothesis, at: int, steps: Path, state: State, upto: int | None = None) -> Hypothesis | None:
+        """``h`` with its decisions from ``at`` (taken at ``state``) to ``upto`` (default: that one alone)
+        replaced by ``steps``, the rest of its decisions after them; None if then illegal."""
         state = state.clone()
         path = list(h.path[:at])
         try:
-            for who, action in (*steps, *h.path[at + 1:]):
+            for who, action in (*steps, *h.path[(at if upto is None else upto) + 1:]):
                 path.append((who, action))
                 state.apply(action)
         except IllegalAction:

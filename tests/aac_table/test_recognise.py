@@ -711,3 +711,20 @@ def test_the_seat_button_before_the_next_tile_is_revealed_ends_the_turn_at_the_c
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
+
+
+def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
+    """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
+    leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
+    teleport to the space she stood on, turning her character (Freyith II, p. 31: the table cannot show
+    a facing), was then the only one with the Movement action. Asked which action she used, she named the
+    Movement action, and the teleport was committed: a later turn started from a position never reached
+    (identity soak, seed 20000, game 20061). The answer's lines may now rejoin the line it rules out a few
+    of that line's decisions later (the declined Deploy's "pass"), so the teleport is asked about too."""
+    game, _ = _from_saved("declined_movement.json", 3, 20061)
+    asked = _questions(game)
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    teleports = [options for _, options in asked if any(o.kind == "ability" for o in options)]
+    assert teleports, "asked whether the character teleported, which the table cannot show"
