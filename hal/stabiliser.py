@@ -58,6 +58,10 @@ class Stabiliser:
         """``locations``: every sensed location id -> the source that senses it."""
         self.settings = settings or StabiliserSettings()
         self._locs = {loc: _Loc(src) for loc, src in locations.items()}
+        self._order = {loc: i for i, loc in enumerate(self._locs)}
+        # locations whose reading is not the last snapshot's (or not read yet): what the checks that run on
+        # every frame walk, not the whole table (hundreds of locations, on the HAL's thread, GIL held)
+        self._differ: set[str] = set(self._locs)
         self._ready = {src: False for src in locations.values()}
         self._confirmed = {src: -1 for src in locations.values()}
         self._confirmed_at = {src: float("-inf") for src in locations.values()}
@@ -103,6 +107,10 @@ class Stabiliser:
             state.raw = reading
             state.since_time = now
             state.since_scan = since_scan
+            if self.stable.get(location) == reading:
+                self._differ.discard(location)
+            else:
+                self._differ.add(location)
 
     def _came_back(self, location: str, state: _Loc, reading: Reading, since_scan: int, now: float) -> bool:
         """Is ``reading`` the last snapshot's again, after another held for a quiet window (no bounce)?"""
@@ -124,11 +132,10 @@ class Stabiliser:
         if not self.read_since(float("-inf")):
             return None
         due: list[str] = []
-        for location, state in self._locs.items():
+        for location in sorted(self._differ, key=self._order.__getitem__):  # (in table order, as ever)
+            state = self._locs[location]
             if state.raw is None:
                 return None
-            if location in self.stable and self.stable[location] == state.raw:
-                continue
             if self._settled(state, now):
                 due.append(location)
                 continue
@@ -146,14 +153,16 @@ class Stabiliser:
             assert state.raw is not None
             self.stable[location] = state.raw
             self.noisy.discard(location)
+            self._differ.discard(location)
         return dict(self.stable)
 
     def pending_since(self) -> float | None:
         """When the earliest change not yet reported began (None: the last snapshot is the table).
 
         Locations held as noisy do not count: they are reported once they calm down, whenever that is."""
-        starts = [state.burst_start for location, state in self._locs.items()
-                  if state.raw is not None and self.stable.get(location) != state.raw and location not in self.noisy]
+        locs = self._locs
+        starts = [locs[location].burst_start for location in self._differ
+                  if locs[location].raw is not None and location not in self.noisy]
         return min(starts) if starts else None
 
     def read_since(self, t: float) -> bool:
@@ -166,8 +175,9 @@ class Stabiliser:
     def next_deadline(self) -> float | None:
         """When a time-based condition next changes (None: only new input can change anything)."""
         times: list[float] = []
-        for location, state in self._locs.items():
-            if state.raw is None or self.stable.get(location) == state.raw:
+        for location in self._differ:
+            state = self._locs[location]
+            if state.raw is None:
                 continue
             times.append(state.since_time + self.settings.quiet_window)
             if location not in self.noisy:
