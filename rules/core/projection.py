@@ -103,7 +103,7 @@ class UnitMap:
         ``after`` (the previous snapshot's readings and what this returned for them) lets only the
         units whose locations changed be gathered again; the result is the same."""
         readings = snapshot.readings if isinstance(snapshot, Snapshot) else snapshot
-        if after is None:
+        if after is None or after[0] is readings:  # (the same mapping again may have been changed in place)
             return self._gather(readings, self._by_identity, self._by_count, {})
         before, seen = after
         unit_of = self.unit_of
