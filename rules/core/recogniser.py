@@ -82,18 +82,27 @@ class SearchResult:
 class _Node:
     """What the search knows about one position: computed once, reused by every snapshot until evicted."""
 
-    __slots__ = ("actions", "children", "cmp", "exp", "fp", "key", "proj", "sig", "state")
+    __slots__ = ("_hidden", "_key", "actions", "children", "cmp", "exp", "fp", "proj", "sig", "state")
 
-    def __init__(self, state: State, proj: Projection, sig: int, hidden: object) -> None:
+    def __init__(self, state: State, proj: Projection, sig: int, hidden: Callable[[State], object]) -> None:
         self.state = state
         self.proj = proj
         self.exp = proj.frozen()
         self.sig = sig  # a hash of the projection, updated incrementally from the parent's
-        self.key: object = (sig, hidden)
+        self._hidden = hidden
+        self._key: object = None
         self.fp: object = None
         self.actions: list[Action] | None = None
         self.cmp: tuple[object, Comparison] | None = None  # the comparison with the latest observation it met
         self.children: dict[Action, tuple[_Node, frozenset[str]]] = {}
+
+    @property
+    def key(self) -> object:
+        """The table and what it does not show: computed when first asked (most positions a search
+        builds take the table further from the snapshot and are never compared with another)."""
+        if self._key is None:
+            self._key = (self.sig, self._hidden(self.state))
+        return self._key
 
 
 def _signature(exp: Mapping[str, tuple[str, ...]]) -> int:
@@ -179,6 +188,9 @@ class Recogniser:
         # positions takes milliseconds): only the latest such batch is kept, so memory stays bounded without it
         self._stale: dict[int, _Node] = {}
         self._hidden = getattr(view, "hidden_key", None)
+        # (what a position's key adds to its table; the view's or the game's, never this recogniser's own
+        # method: the positions it caches would hold the recogniser in a cycle)
+        self._hidden_fn: Callable[[State], object] = self._hidden if self._hidden is not None else self._state_key
         # a view may project a position from its parent's projection (cheaper: most of the table is unchanged)
         self._project_after: Callable[[State, State, Projection], Projection] | None = getattr(
             view, "project_after", None)
@@ -716,12 +728,9 @@ class Recogniser:
         node = self._nodes.get(id(state))
         if node is None or node.state is not state:
             proj = self.view.project(state)
-            node = _Node(state, proj, _signature(proj.frozen()), self._hidden_of(state))
+            node = _Node(state, proj, _signature(proj.frozen()), self._hidden_fn)
             self._remember(node)
         return node
-
-    def _hidden_of(self, state: State) -> object:
-        return self._hidden(state) if self._hidden is not None else self._state_key(state)
 
     def _remember(self, node: _Node) -> None:
         if len(self._nodes) >= self.settings.cache_positions:
@@ -756,7 +765,7 @@ class Recogniser:
             for item in exp.items() ^ exp0.items():  # (set operations on the item views run in C)
                 sig ^= hash(item)
                 changed.add(item[0])
-            kid = _Node(child, proj, sig, self._hidden_of(child))
+            kid = _Node(child, proj, sig, self._hidden_fn)
             self._remember(kid)
             got = (kid, frozenset(changed))
             node.children[action] = got
@@ -836,7 +845,7 @@ class Recogniser:
                         continue
                     result.expansions += 1
                     kid, changed = self._child(node, action)
-                    cmp2 = self._incremental(cmp, changed, kid.exp, kid.proj, observed)
+                    cmp2 = self._incremental(cmp, changed, kid.exp, kid.proj, observed, node.proj)
                     if hands and not cmp2.exact and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
                         going.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
@@ -1042,9 +1051,14 @@ class Recogniser:
         expected: dict[str, tuple[str, ...]],
         proj: Projection,
         observed: Mapping[str, tuple[str, ...] | int],
+        parent_proj: Projection | None = None,
     ) -> Comparison:
-        """Re-compare only the units whose expectation changed (and those where tokens may be in transit)."""
+        """Re-compare only the units whose expectation changed (and those where tokens may be in transit,
+        in this position or the one before: a token in transit there excused an extra token that may be
+        extra again)."""
         flex_units = {u for _, allowed in proj.flexible for u in allowed}
+        if parent_proj is not None and parent_proj.flexible:
+            flex_units.update(u for _, allowed in parent_proj.flexible for u in allowed)
         recheck = changed | flex_units if flex_units else changed
         cmp = Comparison(dict(parent.extra), dict(parent.missing))
         for u in recheck:

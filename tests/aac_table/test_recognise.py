@@ -728,3 +728,16 @@ def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothi
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     teleports = [options for _, options in asked if any(o.kind == "ability" for o in options)]
     assert teleports, "asked whether the character teleported, which the table cannot show"
+
+
+def test_an_energy_left_in_a_completed_section_is_not_excused_by_the_one_being_bound():
+    """MONUMENT SECTION COMPLETION (p. 19): Multanec completed the Forge with two Compasses in it, chose
+    one to bind (it stays on its space until the section is constructed, so it may be on any of them),
+    took the energy reward and activated the other Compass. The bound Compass, in transit, excused an
+    extra Compass on every space it might be on, so "exhaust the other Compass" matched the table with
+    that Compass still on its space, and the line the player took was never searched; her Compass put
+    on the Ship was refused (identity soak, seed 20105, game 20192). A token in transit is in one place."""
+    game, _ = _from_saved("two_compasses_in_a_completed_section.json", 5, 20192)
+    _play_turns(game, 1)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes

@@ -1,0 +1,47 @@
+"""Comparing a projection with the sensors' readings: tokens in transit (``rules.core.projection``)."""
+
+from __future__ import annotations
+
+from rules.core.physical import Fidelity, LocationKind, LocationSpec
+from rules.core.projection import UnitMap, compare
+
+
+def _units() -> UnitMap:
+    specs = [LocationSpec(loc, LocationKind.SLOT, Fidelity.IDENTITY) for loc in ("sp1", "sp2", "sp3")]
+    specs.append(LocationSpec("pool", LocationKind.ZONE, Fidelity.COUNT, capacity=20))
+    return UnitMap(specs, {})
+
+
+def test_a_token_in_transit_excuses_one_extra_token_not_one_at_each_place_it_may_be() -> None:
+    """A bound energy may still stand on any space of its section (MONUMENT SECTION COMPLETION, p. 19);
+    a second energy of its type left on another space is extra."""
+    units = _units()
+    observed = units.observe({"sp1": ("m:compass",), "sp2": ("m:compass",), "sp3": (), "pool": 0})
+    one = compare(units, {}, [("m:compass", ("sp1", "sp2", "sp3"))], observed)
+    assert sum(len(v) for v in one.extra.values() if isinstance(v, list)) == 1
+    two = compare(units, {}, [("m:compass", ("sp1", "sp2", "sp3"))] * 2, observed)
+    assert two.exact
+
+
+def test_tokens_in_transit_are_matched_to_extra_tokens_as_well_as_they_can_be() -> None:
+    """The first token may be at either space, the second only at the first: both extras are excused
+    (a first come, first served match would give the first token sp1 and leave sp2 extra)."""
+    units = _units()
+    observed = units.observe({"sp1": ("m:rose",), "sp2": ("m:rose",), "sp3": (), "pool": 0})
+    cmp = compare(units, {}, [("m:rose", ("sp1", "sp2")), ("m:rose", ("sp1",))], observed)
+    assert cmp.exact
+
+
+def test_at_a_place_that_counts_a_token_in_transit_excuses_one_more() -> None:
+    units = _units()
+    observed = units.observe({"sp1": (), "sp2": (), "sp3": (), "pool": 3})
+    cmp = compare(units, {"pool": ("m:wild",)}, [("m:rose", ("pool",))], observed)
+    assert cmp.extra == {"pool": 1}
+    assert not cmp.missing
+
+
+def test_a_token_in_transit_does_not_excuse_another_kind_of_token() -> None:
+    units = _units()
+    observed = units.observe({"sp1": ("m:magnet",), "sp2": (), "sp3": (), "pool": 0})
+    cmp = compare(units, {}, [("m:compass", ("sp1",))], observed)
+    assert cmp.extra == {"sp1": ["m:magnet"]}
