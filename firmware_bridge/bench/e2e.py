@@ -616,4 +616,7 @@ def figures(results: Results, quiet_window: float) -> dict[str, Any]:
         "unmatched": results.unmatched, "unmatched_why": results.unmatched_why,
         "merged": results.merged, "missed": results.missed,
         "first_message_topics": dict(sorted(results.first_topics.items(), key=lambda kv: -kv[1])),
+        # (where the tail comes from: a refusal is searched further than a move before it is given)
+        "by_first_topic": {topic: summary_ms([s.received - s.released for s in samples if s.topic == topic])
+                           for topic in sorted(results.first_topics, key=lambda t: -results.first_topics[t])},
     }

@@ -15,7 +15,7 @@ from rules.core.physical import Fidelity, LocationSpec
 from rules.core.projection import Comparison, Projection, UnitMap
 
 PASS = Action("pass", ())
-_TARGETED = frozenset({"reveal", "upgrade", "take_conduit", "bridge_place", "claim", "replace", "load"})
+_TARGETED = frozenset({"reveal", "upgrade", "take_conduit", "bridge_place", "claim", "replace", "load", "place"})
 
 
 def _tokens(value: list[str] | int | None) -> list[str]:
@@ -277,9 +277,26 @@ class AacTableView:
         if kind == "load" and pl is not None:
             pos, row, energy = args[0], args[1], args[2]
             return f"{c}.dev.p{pos}.{'top' if row == 'top' else 'bot'}", f"{c}:{energy}"
-        if kind == "claim":
-            return None, None
+        if kind == "place" and pl is not None:
+            # (energy from a hand to the pool, a monument space or an achievement, p. 16 and 19: of the
+            # dozens of places a hand can put it, those where the snapshot shows another token arrive,
+            # or that leave this one where it visibly arrived, are not tried)
+            energy, dest = args[0], args[1]
+            return self._place_unit(state, dest), f"{c}:{energy}"
         return None, None
+
+    def _place_unit(self, state: AacState, dest: str) -> str | None:
+        if dest == "pool":
+            return "board.pool"
+        kind, _, rest = dest.partition(":")
+        if kind == "mon":
+            m, _, i = rest.partition(":")
+            return f"board.mon.{m}.sp{i}"
+        if kind == "ach":
+            a, _, side = rest.partition(":")
+            left, right, _token = self.projector.ach[state.board.achievements.index(a)]
+            return left if side == "left" else right
+        return None
 
     def _claim_plausible(self, state: AacState, action: Action, cmp: Comparison) -> bool:
         slots = action.args[0]
@@ -287,12 +304,23 @@ class AacTableView:
         return not any(k not in slots and cmp.missing.get(f"board.pool.t{k}") for k in range(1, 5))
 
     def _replace_plausible(self, state: AacState, action: Action, cmp: Comparison) -> bool:
-        old = action.args[1]
+        new, old = action.args
         pl = state.players[state.current_player]
         c = pl.char
         units = [f"{c}.dev.p{i + 1}.tile" for i in range(5)] + [f"{c}.dev.inactive"]
         gone = [t for u in units for t in _tokens(cmp.missing.get(u))]
-        return not gone or f"tile:{old}" in gone
+        if gone:
+            return f"tile:{old}" in gone
+        table = self.units.units
+        if old not in pl.dev or any(u not in table or table[u].fidelity != Fidelity.IDENTITY for u in units):
+            return True  # (an inactive tile's energy is not on the table; tiles only counted may have gone)
+        # every tile still in place: the replace is under way only if the new tile is seen, or the old
+        # tile's energy is being cleared to the Exhausted Pool (CLAIM A TILE, p. 17); otherwise every
+        # tile the player might replace would be tried at every snapshot while the claimed tile is held
+        if any(f"tile:{new}" in _tokens(tokens) for tokens in cmp.extra.values()):
+            return True
+        _tile, top, bottom, _action, _conduit = self.projector.dev[c][pl.dev.index(old)]
+        return top in cmp.missing or bottom in cmp.missing
 
     # -- seats -------------------------------------------------------------------------
     def end_turn_actions(self, state: State, seat: int) -> list[Action]:

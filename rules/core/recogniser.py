@@ -1428,7 +1428,10 @@ class Recogniser:
         for mark in reversed(self._turn_marks[:-1]):
             if spent >= self.settings.repair_budget:
                 break
-            res = self._search(Hypothesis((), mark.clone()), observed, budget=self.settings.repair_budget - spent)
+            # (from the mark itself, not a copy: positions are never changed once made, and the positions
+            # searched from it stay cached for the next snapshots of a mistake being put right, each of
+            # which is searched from the same marks)
+            res = self._search(Hypothesis((), mark), observed, budget=self.settings.repair_budget - spent)
             spent += res.expansions
             if res.matches:
                 # the table passed through this turn's snapshots since the mark: a token seen by its identity on
