@@ -216,6 +216,12 @@ class AacTableView:
     def plausible(self, state: State, action: Action, cmp: Comparison) -> bool:
         """Wide decisions (which tiles, which token where) checked against what the snapshot shows."""
         kind = action.kind
+        if kind == "exhaust":
+            assert isinstance(state, AacState)
+            return self._exhaust_plausible(state, action, cmp)
+        if kind == "slide":
+            assert isinstance(state, AacState)
+            return self._slide_plausible(state, cmp)
         if kind not in _TARGETED:
             return True
         assert isinstance(state, AacState)
@@ -297,6 +303,28 @@ class AacTableView:
             left, right, _token = self.projector.ach[state.board.achievements.index(a)]
             return left if side == "left" else right
         return None
+
+    def _exhaust_plausible(self, state: AacState, action: Action, cmp: Comparison) -> bool:
+        """An energy is exhausted by taking it off its Device row (p. 12-13): while its row, sensed by
+        identity, still shows it, the exhaust has not begun (a count that rose elsewhere is another token)."""
+        pos, row, energy = action.args
+        c = state.players[state.current_player].char
+        unit = f"{c}.dev.p{pos}.{'top' if row == 'top' else 'bot'}"
+        sensed = self.units.units.get(unit)
+        if sensed is None or sensed.fidelity != Fidelity.IDENTITY:
+            return True
+        return f"{c}:{energy}" in _tokens(cmp.missing.get(unit))
+
+    def _slide_plausible(self, state: AacState, cmp: Comparison) -> bool:
+        """ADVANCE step 1 (p. 13) moves every tile of the Device: while none of its places, sensed by
+        identity, shows a difference, no slide has begun (each shifted tile would be one more)."""
+        c = state.players[state.current_player].char
+        table = self.units.units
+        units = [u for position in self.projector.dev[c] for u in position[:3]]
+        units.append(f"{c}.dev.inactive")
+        if any(u not in table or table[u].fidelity != Fidelity.IDENTITY for u in units):
+            return True
+        return any(u in cmp.missing or u in cmp.extra for u in units)
 
     def _claim_plausible(self, state: AacState, action: Action, cmp: Comparison) -> bool:
         slots = action.args[0]
