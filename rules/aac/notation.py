@@ -122,7 +122,10 @@ def parse_action(text: str) -> Action:
             except ValueError:
                 raise NotationError(f"{kind}: {name} must be numbers joined by '+', got {word!r}") from None
         elif t == "strs":
-            args.append(tuple(word.split("+")) if word != "-" else ())
+            items = tuple(word.split("+")) if word != "-" else ()
+            if any(not item or item == "-" for item in items):
+                raise NotationError(f"{kind}: {name} must be words joined by '+' (or '-' for none), got {word!r}")
+            args.append(items)
         else:
             args.append(word)
     return Action(kind, tuple(args))

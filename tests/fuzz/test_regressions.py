@@ -143,6 +143,19 @@ def test_aac_json_actions_of_the_right_types_still_read():
     assert game.parse(game.format(action)) == action
 
 
+@pytest.mark.parametrize("text", ["claim 4 1+", "claim 4 +rose", "claim 4 rose++wild", "claim 4 +", "claim 4 rose+-"])
+def test_aac_notation_lists_with_an_empty_or_dash_item_are_notation_errors(text):
+    """'claim 4 1+' read as the pay ('1', ''), which ``format`` then refused: the fuzzer's round trip broke."""
+    with pytest.raises(NotationError, match="pay must be words joined by"):
+        rules.load("aac").parse(text)
+
+
+def test_aac_notation_lists_of_words_still_read():
+    game = rules.load("aac")
+    assert game.parse("claim 4 rose+wild").args == ((4,), ("rose", "wild"))
+    assert game.parse("claim 4 -").args == ((4,), ())
+
+
 @pytest.mark.parametrize("base", ["a\0b", "../aac.yaml", "aac.yaml/x", "", "aac"])
 def test_an_overlay_base_that_is_no_catalogue_file_name_is_a_catalogue_error(base):
     with pytest.raises(CatalogueError, match="base"):
