@@ -26,10 +26,11 @@ from rules.core.physical import MomentaryEvent, Snapshot
 from rules.core.recogniser import Recogniser
 from rules.core.verdict import Verdict
 from sim.link.direct import DirectBackend
-from sim.players.aac import AacTruth, digest
+from sim.players.aac import AacTruth
 from sim.players.memory import PromptMemory
 from sim.players.mistakes import Mistake, MistakeBook
 from sim.soak.pool import play_games
+from sim.soak.turn_starts import TurnStarts
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
 FIDELITY_MAPS = {"identity": "aac-5p.yaml", "presence": "aac-5p-presence.yaml", "mixed": "aac-5p-mixed.yaml"}
@@ -96,8 +97,8 @@ class TableGame:
         self.mistakes = MistakeBook(self.rng) if mistake_rate > 0 else None
         self.mistake_rate = mistake_rate
         self.in_mistake = False
-        # the true position at the start of each turn
-        self.turn_starts: dict[int, str] = {state.turns_done: digest(state)}
+        # the true position at the start of each turn, and the recogniser's turn starts judged against it
+        self.turn_starts = TurnStarts(state)
         self.backend.start(self._snapshot, self._event)
 
     # -- the recogniser's inputs ----------------------------------------------------
@@ -132,13 +133,11 @@ class TableGame:
         elif verdict.in_sync and not self.in_mistake:
             rec = self.recogniser.state
             assert isinstance(rec, AacState)
-            if rec.frames and rec.frames[-1]["t"] == "turn":
-                truth_fp = self.turn_starts.get(rec.turns_done)
-                if truth_fp is not None and truth_fp != digest(rec):
-                    self.totals.desyncs += 1
-                    self.totals.notes.append(f"turn {rec.turns_done} started from a position the players "
-                                             "never reached")
-                    self._resync()
+            wrong = self.turn_starts.first_wrong(rec)
+            if wrong is not None:
+                self.totals.desyncs += 1
+                self.totals.notes.append(f"turn {wrong} started from a position the players never reached")
+                self._resync()
 
     def _remember(self, verdict: Verdict) -> None:
         self.memory.accept([a for _, a in verdict.accepted], verdict.undone)
@@ -151,6 +150,7 @@ class TableGame:
 
     def recognise_from_truth(self) -> None:
         self.recogniser = Recogniser(self.game, self.truth.state.clone(), self.view)
+        self.turn_starts.restart(self.truth.state)
         self.memory = PromptMemory()
         self.memory.agreed(len(self.truth.state.history))
 
@@ -176,8 +176,7 @@ class TableGame:
         seat = truth.state.current_player
         action = truth.choose()
         motions = truth.apply(action)
-        if truth.state.frames and truth.state.frames[-1]["t"] == "turn":
-            self.turn_starts[truth.state.turns_done] = digest(truth.state)
+        self.turn_starts.truth_reached(truth.state)
         for step, _hold in truth.steps(motions):
             truth.perform(step)
         ended = truth.state.is_terminal() or truth.state.current_player != seat
