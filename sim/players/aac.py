@@ -59,9 +59,12 @@ class AacTruth:
         self.outcomes: OrderedDict[str, tuple[AacState, str]] = OrderedDict()
         self.turn_tables: list[dict[str, tuple[str, ...]]] = []  # the table at each decision of this turn
         self.turn_states: list[AacState] = []  # and the position
-        # a decision the player has named by answering a question about it before making it (``answer``):
-        # they make it next
-        self.promised: Action | None = None
+        # decisions the player has named by answering questions about them before making them (``answer``),
+        # in the order named: they make each as soon as it is legal, in their turn; and the decision named
+        # at each position asked about, so that the same question gets the same answer
+        self.promised: list[Action] = []
+        self.promised_by = -1
+        self.decided: dict[str, Action] = {}
         self.lay_out()
 
     def lay_out(self) -> None:
@@ -80,9 +83,12 @@ class AacTruth:
         if st.current_player == CHANCE:
             return st.sample_chance()
         legal = st.legal_actions()
-        promised, self.promised = self.promised, None
-        if promised is not None and promised in legal:
-            return promised
+        if st.current_player != self.promised_by:
+            self.promised = []  # (a promise is kept in the turn it was made, or not at all)
+        for promised in self.promised:
+            if promised in legal:
+                self.promised.remove(promised)
+                return promised
         moving = [a for a in legal if a.kind != "pass"]
         if moving and len(legal) > 1 and self.rng.random() < 0.6:
             return self.rng.choice(moving)
@@ -212,7 +218,7 @@ class AacTruth:
         recalled = memory.answer(history, options, deciders, seat) if memory is not None else None
         if recalled is not None:
             return recalled
-        deciding = self._decide_by_answering(options, seat)
+        deciding = self._decide_by_answering(context, options, seat)
         if deciding is not None:
             return deciding
         for who, action in reversed(self.state.history[-RECENT:]):
@@ -223,19 +229,32 @@ class AacTruth:
                     return key
         return None
 
-    def _decide_by_answering(self, options: list[tuple[str, Action]], seat: int | None) -> str | None:
+    def _decide_by_answering(self, context: str, options: list[tuple[str, Action]], seat: int | None) -> str | None:
         """Asked about a choice they have not made yet ("gain the energy or the benefit?" as the section
         completes), a player decides by answering, then carries the choice out: one of the options that is a
-        legal decision of theirs now, picked at random, and it is the next decision they make."""
+        legal decision of theirs now, picked at random, and they make it as soon as it is legal.
+
+        Asked again at the same position, they say what they decided (mixed seed 204: asked five times in
+        turns about two loads to come, the player named another energy for one of them each time, and made
+        only the last one named: the controller committed a load nobody made)."""
         st = self.state
         if st.current_player < 0 or (seat is not None and st.current_player != seat):
             return None
+        named = self.decided.get(context)
+        for key, action in options:
+            if action == named:
+                return key
         legal = st.legal_actions()
         open_now = [(key, action) for key, action in options if action in legal]
         if not open_now:
             return None
         key, action = self.rng.choice(open_now)
-        self.promised = action
+        if st.current_player != self.promised_by:
+            self.promised, self.promised_by = [], st.current_player
+        if named is not None and named in self.promised:
+            self.promised.remove(named)  # (the decision named earlier here is no longer offered)
+        self.promised.append(action)
+        self.decided[context] = action
         return key
 
     def answer_published(self, prompt: Mapping[str, Any], game: Game, memory: PromptMemory | None = None) -> str:

@@ -75,7 +75,7 @@ def test_a_player_asked_about_a_choice_not_made_yet_decides_by_answering() -> No
         key = truth.answer("a position not seen", options, memory, {}, seat)
         assert key is not None
         assert truth.choose() == dict(options)[key]  # what they said is what they do
-        assert truth.promised is None  # (once)
+        assert truth.promised == []  # (once)
 
 
 def test_a_player_is_not_bound_by_a_question_about_someone_elses_choice_or_one_they_cannot_make() -> None:
@@ -88,4 +88,27 @@ def test_a_player_is_not_bound_by_a_question_about_someone_elses_choice_or_one_t
     assert truth.answer("a position not seen", options, memory, {}, 1 - seat) is None
     impossible = [("1", Action("reward", ("energy",))), ("2", Action("reward", ("benefit",)))]
     assert truth.answer("a position not seen", impossible, memory, {}, seat) is None
-    assert truth.promised is None
+    assert truth.promised == []
+
+
+def test_a_player_asked_again_at_the_same_position_says_what_they_decided_and_keeps_every_promise() -> None:
+    """Mixed seed 204 (ADVANCE, p. 13: loading a slid tile with energies from other Device positions into
+    presence-only slots): the controller asked in turns about two loads to come, five times each. The player
+    named another energy for the same load at each asking and made only the decision named last, so the
+    controller committed a load nobody made. Asked again at a position, a player says what they decided;
+    each decision named is made, in the order named."""
+    for seed in range(6):
+        truth = _truth(seed)
+        seat = truth.state.current_player
+        legal = truth.state.legal_actions()
+        memory = PromptMemory()
+        memory.agreed(len(truth.state.history))
+        first = [(str(n + 1), action) for n, action in enumerate(legal[:4])]
+        key = truth.answer("position A", first, memory, {}, seat)
+        assert key is not None
+        named = dict(first)[key]
+        for turn in range(4):  # the same question, its options in another order
+            again = list(reversed(first)) if turn % 2 else first
+            assert dict(again)[truth.answer("position A", again, memory, {}, seat) or ""] == named
+        assert truth.promised == [named]
+        assert truth.choose() == named
