@@ -25,6 +25,7 @@ SnapshotCallback = Callable[[Snapshot], None]
 EventCallback = Callable[[MomentaryEvent], None]
 MAX_WAIT = 0.05  # the worker wakes at least this often
 MIN_WAIT = 0.001  # and sleeps at least this long when a deadline waits on a source's watermark
+CONFIRM_RETRY = 0.01  # a source asked to confirm is asked again after this long if still wanted
 
 
 class Backend(Protocol):
@@ -67,6 +68,8 @@ class HalBackend:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._by_id = {s.id: s for s in self.sources}
+        self._asked: dict[str, float] = {}  # source -> when it was last asked to confirm
 
     def start(self, on_snapshot: SnapshotCallback, on_event: EventCallback, *, thread: bool = True) -> None:
         """Start the sources and (unless ``thread=False``, for clocked tests that call ``pump``) the worker."""
@@ -121,6 +124,9 @@ class HalBackend:
                     break
                 self.engine.handle(item, now)
             outputs = self.engine.poll(now)
+            ask = [] if any(isinstance(o, Snapshot) for o in outputs) else self._to_ask(now)
+        for source in ask:  # (outside the lock: a link takes its own)
+            source.request_confirmation()
         for output in outputs:  # in the order they happened
             try:
                 if isinstance(output, Snapshot):
@@ -131,6 +137,15 @@ class HalBackend:
                     self._on_event(output)
             except Exception as exc:  # a failing consumer must not stop the sensors
                 self.last_error = f"{'snapshot' if isinstance(output, Snapshot) else 'event'} callback failed: {exc!r}"
+
+    def _to_ask(self, now: float) -> list[Source]:
+        """The sources a snapshot due by the clock waits for, not asked within ``CONFIRM_RETRY``."""
+        out = []
+        for source_id in self.engine.confirmations_wanted(now):
+            if now - self._asked.get(source_id, float("-inf")) >= CONFIRM_RETRY and source_id in self._by_id:
+                self._asked[source_id] = now
+                out.append(self._by_id[source_id])
+        return out
 
     def _run(self) -> None:
         while not self._stop.is_set():

@@ -73,6 +73,10 @@ class TableEngine:
             out.extend(self._events_due(now))
         return out
 
+    def confirmations_wanted(self, now: float) -> list[str]:
+        """Sources to ask for a confirmation now: a snapshot due by the clock waits only for them."""
+        return self.stabiliser.unconfirmed(now)
+
     def _events_due(self, now: float) -> list[MomentaryEvent]:
         """The held events that no unreported change came before (or that waited ``max_unsettled``)."""
         pending = self.stabiliser.pending_since()

@@ -156,6 +156,35 @@ class Stabiliser:
             self._differ.discard(location)
         return dict(self.stable)
 
+    def unconfirmed(self, now: float) -> list[str]:
+        """The sources whose confirmation alone holds back a snapshot that is due by the clock.
+
+        Every source must confirm a scan made a quiet window after the newest change (and a changed
+        location's source enough scans of it); a board confirms with its heartbeats, which come every
+        100 ms on a real table, so asked for at once (``HalBackend``) the snapshot is not held up to a
+        heartbeat interval past the quiet window. Empty while anything is still moving."""
+        if not all(self._ready.values()):
+            return []
+        q = self.settings.quiet_window
+        wanted: set[str] = set()
+        newest = float("-inf")
+        for location in self._differ:
+            state = self._locs[location]
+            if state.raw is None:
+                return []
+            if now - state.since_time < q:
+                if location in self.stable and now - state.burst_start >= self.settings.max_unsettled:
+                    continue  # held as noisy: it holds nothing back
+                return []
+            newest = max(newest, state.since_time)
+            if self._confirmed[state.source] - state.since_scan + 1 < self.settings.agree_scans:
+                wanted.add(state.source)
+        if newest == float("-inf"):
+            return []
+        wanted.update(source for source, at in self._confirmed_at.items()
+                      if at < newest + q or at < self._ready_at[source] + q)
+        return sorted(wanted)
+
     def pending_since(self) -> float | None:
         """When the earliest change not yet reported began (None: the last snapshot is the table).
 

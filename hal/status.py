@@ -28,6 +28,7 @@ class DeviceStatus:
     events_lost_on_device: bool = False
     led_updates: int = 0
     led_retries: int = 0
+    heartbeat_requests: int = 0  # heartbeats asked for out of turn: a snapshot waited only for this board
     sensor_faults: int = 0
     last_error: str = ""
 

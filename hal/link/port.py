@@ -74,6 +74,12 @@ class SerialLink:
         with self.lock:
             self.session.show_leds(leds)
 
+    def request_heartbeat(self) -> None:
+        """Queue a REQUEST_HEARTBEAT (written by the link's thread after its current read, within
+        ``read_timeout``)."""
+        with self.lock:
+            self.session.request_heartbeat()
+
     def _open(self) -> serial.Serial:
         s = self.settings
         if "://" in self.port:

@@ -286,6 +286,13 @@ class HostSession:
             self.status.duplicate_events += 1
         self._send(wire.EventAck(self.next_event).encode())
 
+    def request_heartbeat(self) -> None:
+        """Ask the board for a heartbeat now (REQUEST_HEARTBEAT): the HAL's snapshot waits only for this
+        board to confirm a scan after the quiet window. Not while out of sync: the repair asks for its own."""
+        if self.hello is not None and self.synced:
+            self._send(wire.RequestHeartbeat().encode())
+            self.status.heartbeat_requests += 1
+
     # -- LEDs
     def show_leds(self, leds: list[LedValue]) -> None:
         self.desired_leds = list(leds)

@@ -21,3 +21,8 @@ class Source(Protocol):
     def show(self, frame: LedFrame) -> None:
         """Render the targets of ``frame`` that this source drives (absent targets: off)."""
         ...
+
+    def request_confirmation(self) -> None:
+        """Confirm a scan as soon as it can (a board: a heartbeat out of turn), because a stable snapshot
+        waits only for that. Sources that confirm every scan at once have nothing to do."""
+        ...

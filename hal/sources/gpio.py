@@ -94,6 +94,9 @@ class GpioSource:
 
         return handler
 
+    def request_confirmation(self) -> None:
+        """Nothing to ask: every scan is confirmed as it is made."""
+
     def scan_once(self) -> None:
         """Read every wired switch once; a scan is also the unit of the stabiliser's agreement count."""
         self.scan += 1

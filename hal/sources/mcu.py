@@ -61,6 +61,9 @@ class McuSource:
                 leds[index] = wire_led(state)
         self.link.show_leds(leds)
 
+    def request_confirmation(self) -> None:
+        self.link.request_heartbeat()
+
     # -- LinkListener
     def channel_values(self, changes: dict[int, tuple[object, int]]) -> None:
         readings: dict[str, tuple[Reading, int]] = {}

@@ -45,6 +45,9 @@ class VirtualSource:
     def show(self, frame: LedFrame) -> None:
         self.frame = frame
 
+    def request_confirmation(self) -> None:
+        """Nothing to ask: every scan is confirmed as it is made."""
+
     def set_raw(self, raw: Mapping[str, object]) -> None:
         """New raw values (as the sensor would report them) for some locations of this device."""
         readings: dict[str, tuple[Reading, int]] = {}

@@ -157,3 +157,28 @@ def test_mirror_converges_whatever_is_lost(byte_errors, frame_drops, writes, see
     w.step(200)
     assert w.status.state == "ready"
     assert w.mirror_matches()
+
+
+def test_a_heartbeat_asked_for_comes_at_once_and_leaves_the_periodic_ones_as_they_were():
+    """REQUEST_HEARTBEAT (docs/serial-protocol.md): the HAL's snapshot waits only for a board to confirm a
+    scan after the quiet window; asked, the board sends a heartbeat with its next poll, not up to a
+    heartbeat interval later."""
+    w = Wire()
+    w.device.heartbeat_ms = 1000
+    w.step(20)
+    assert w.status.state == "ready"
+    periodic = w.device.heartbeats
+    w.step(3)  # every timer has run since: what comes now was asked for
+    scan_before = w.listener.scan
+    w.host.request_heartbeat()
+    w.step(1)
+    assert w.listener.scan > scan_before  # confirmed at once
+    assert w.status.heartbeat_requests == 1
+    assert w.device.heartbeats == periodic  # the periodic timer is untouched
+
+
+def test_no_heartbeat_is_asked_for_while_the_board_is_out_of_sync():
+    w = Wire()
+    w.host.take_output()  # (its first REQUEST_HELLO)
+    w.host.request_heartbeat()  # no hello yet
+    assert w.host.take_output() == b"" and w.status.heartbeat_requests == 0

@@ -258,3 +258,37 @@ def test_readings_that_arrive_together_are_judged_by_the_boards_scans():
         stab.update("m1", {"a": (1, 40)}, 1.0)  # held from scan 40 ...
         stab.update("m1", {"a": (0, 60)}, 1.0)  # ... to scan 60: 0.2 s on the board, read at once
         assert stab.unseen == unseen
+
+
+def test_the_sources_a_snapshot_due_by_the_clock_waits_for_are_named():
+    """A board confirms with its heartbeats (every 100 ms on a real table, after a 150 ms quiet window): the
+    stabiliser names the boards whose confirmation alone holds a snapshot back, to be asked at once."""
+    stab = two_boards(a=0, m1_scan=10)
+    stab.update("m1", {"a": (1, 11)}, 0.3)
+    assert stab.unconfirmed(0.35) == []  # still within the quiet window: it may move again
+    stab.confirm("m1", 20, 0.42)  # m1 heard after the window, m2 not since before the change
+    assert stab.poll(0.45) is None
+    assert stab.unconfirmed(0.45) == ["m2"]
+    stab.confirm("m2", 12, 0.46)
+    assert stab.unconfirmed(0.46) == []
+    assert stab.poll(0.46) == {"a": 1, "c": 0}
+    assert stab.unconfirmed(0.5) == []  # nothing differs: nothing to ask
+
+
+def test_a_board_that_has_not_confirmed_enough_scans_of_a_change_is_asked_too():
+    stab = two_boards(a=0, m1_scan=10)
+    stab.update("m1", {"a": (1, 11)}, 0.3)
+    stab.confirm("m1", 12, 0.41)  # heard after the window, but only 2 scans of the change (3 must agree)
+    stab.confirm("m2", 30, 0.41)
+    assert stab.poll(0.45) is None
+    assert stab.unconfirmed(0.45) == ["m1"]
+
+
+def test_nobody_is_asked_while_a_source_is_away_or_a_reading_still_moves():
+    stab = two_boards(a=0, m1_scan=10)
+    stab.update("m1", {"a": (1, 11)}, 0.3)
+    stab.set_ready("m2", False, 0.35)
+    assert stab.unconfirmed(0.5) == []
+    stab.set_ready("m2", True, 0.5)
+    stab.update("m1", {"a": (2, 30)}, 0.55)
+    assert stab.unconfirmed(0.6) == []

@@ -2,6 +2,7 @@
 
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -13,6 +14,7 @@ from rules.core.physical import Colour, LedFrame, LedMode, LedState
 from sim.link.faults import LinkFaults
 from sim.link.rig import SerialRig
 from sim.link.soak import SoakConfig, run_soak
+from sim.link.virtual_mcu import McuTiming
 from sim.table import AacTable, demo_setup
 
 
@@ -181,3 +183,30 @@ def test_a_held_up_scan_thread_still_counts_the_boards_scans_by_time(clean_rig):
     with rig.lock:
         scans = mcu.core.scan - before
     assert 0.3 / rig.timing.scan_period * 0.9 <= scans <= 0.6 / rig.timing.scan_period, scans
+
+
+def test_a_snapshot_does_not_wait_for_the_boards_periodic_heartbeats(tmp_path):
+    """Every board must confirm a scan made after the quiet window before a snapshot is released. Boards
+    whose periodic heartbeat is a minute away (a real table's is 100 ms) are asked for one
+    (REQUEST_HEARTBEAT), so the first snapshot and the one after a change come without waiting for it."""
+    wiring = load_wiring_map("aac-5p")
+    table = AacTable()
+    demo_setup(table)
+    pins = MockFactory(pin_class=MockPWMPin)
+    rig = SerialRig(table, wiring, tmp_path, LinkFaults(), seed=3, pin_factory=pins,
+                    timing=McuTiming(scan_period=0.002, heartbeat_ms=60_000, refresh_every=0))
+    rig.start()
+    settings = fast_settings()
+    settings = replace(settings, link=replace(settings.link, link_timeout=120.0))
+    backend = open_backend(BackendConfig(wiring=wiring, ports=rig.ports, pin_factory=pins, settings=settings))
+    snaps: list = []
+    backend.start(snaps.append, lambda event: None)
+    try:
+        assert wait_for(lambda: snaps)
+        table.move("aureon.board.exhausted", "board.pool")
+        assert wait_for(lambda: snaps[-1].readings["board.pool"] == 6)
+        assert all(mcu.core is not None and mcu.core.heartbeats <= 1 for mcu in rig.mcus.values())  # (at boot)
+        assert sum(d.heartbeat_requests for d in backend.status().devices) >= 2 * len(rig.mcus)
+    finally:
+        backend.stop()
+        rig.stop()

@@ -62,6 +62,7 @@ class DeviceLink:
         self.flags = 0
         self.leds = [(0, 0, 0, wire.LED_SOLID)] * leds
         self.requested: list = []
+        self.heartbeat_wanted = False  # a heartbeat out of turn is due (REQUEST_HEARTBEAT, requested blocks)
         self.reader = FrameReader()
         self.out = bytearray()
         self.rx_errors = 0
@@ -149,6 +150,8 @@ class DeviceLink:
             for block in msg.wanted():
                 if block < self.blocks and block not in self.requested:
                     self.requested.append(block)
+        elif isinstance(msg, wire.RequestHeartbeat):
+            self.heartbeat_wanted = True
         elif isinstance(msg, wire.EventAck):
             while self.unacked and _after(msg.next_event, self.unacked[0].event_id):
                 self.unacked.pop(0)
@@ -170,12 +173,17 @@ class DeviceLink:
         """Timers: requested blocks, heartbeat (with a background refresh block), event retries.
 
         Requested blocks are followed at once by a heartbeat, so the host can check
-        its repair without waiting for the next periodic one.
+        its repair without waiting for the next periodic one; so is a REQUEST_HEARTBEAT,
+        so the host can release a snapshot once the quiet window is over, not up to a
+        heartbeat interval later.
         """
         if self.requested:
             for block in self.requested:
                 self.send(self.block(block, wire.BLOCK_SNAPSHOT).encode())
             self.requested = []
+            self.heartbeat_wanted = True
+        if self.heartbeat_wanted:  # (asked for, or after requested blocks: out of turn, the timer unchanged)
+            self.heartbeat_wanted = False
             self.send(self.heartbeat(now_ms))
         if now_ms - self.last_heartbeat >= self.heartbeat_ms:
             self.last_heartbeat = now_ms

@@ -25,6 +25,7 @@ REQUEST_HELLO = 0x81
 REQUEST_BLOCKS = 0x82
 EVENT_ACK = 0x83
 LED_SET = 0x84
+REQUEST_HEARTBEAT = 0x85
 
 BLOCK_SNAPSHOT = 0x01  # flag: sent in answer to REQUEST_BLOCKS
 BLOCK_REFRESH = 0x02  # flag: periodic background refresh
@@ -174,6 +175,13 @@ class DeviceError:
 class RequestHello:
     def encode(self) -> bytes:
         return bytes((REQUEST_HELLO,))
+
+
+class RequestHeartbeat:
+    """Ask for a heartbeat now: the host's snapshot waits only for the board to confirm it was quiet."""
+
+    def encode(self) -> bytes:
+        return bytes((REQUEST_HEARTBEAT,))
 
 
 class RequestBlocks:
@@ -354,6 +362,8 @@ def decode(payload: bytes) -> object:
         msg = DeviceError(code, "".join(chr(b) if 0x20 <= b < 0x7F else "?" for b in raw))
     elif kind == REQUEST_HELLO:
         msg = RequestHello()
+    elif kind == REQUEST_HEARTBEAT:
+        msg = RequestHeartbeat()
     elif kind == REQUEST_BLOCKS:
         first, count = r.take("<HH", 4)
         if count == 0:
