@@ -521,6 +521,7 @@ class E2ESettings:
     seed: int = 1
     players: int = 3
     quiet_ms: float | None = None  # None: the simulated tables' fast settings (12 ms)
+    heartbeat_ms: int | None = None  # the boards' heartbeat interval; None: the simulated tables' 5 ms
     mqtt_url: str | None = None
     illegal: int = 3
     profile: bool = False
@@ -555,7 +556,8 @@ def run(settings: E2ESettings, broker_url: str,
             from firmware_bridge.bench.e2e_process import ProcessGame
 
             game = ProcessGame(stack_settings, illegal=settings.illegal, broker=broker_address(broker_url),
-                               quiet_ms=quiet_ms_of(hal), results=results, target=settings.events)
+                               quiet_ms=quiet_ms_of(hal), results=results, target=settings.events,
+                               heartbeat_ms=settings.heartbeat_ms)
         before = len(results.snapshots)
         try:
             summary = game.play()

@@ -143,8 +143,8 @@ class ProbeStack(ProcessStack):
     log_level = "INFO"  # what the systemd unit runs with
 
     def __init__(self, settings: StackSettings, table: Table, wiring: WiringMap, *, broker: tuple[str, int],
-                 quiet_ms: int, probe: ProbeLog):
-        super().__init__(settings, table, wiring, broker=broker, quiet_ms=quiet_ms)
+                 quiet_ms: int, probe: ProbeLog, heartbeat_ms: int | None = None):
+        super().__init__(settings, table, wiring, broker=broker, quiet_ms=quiet_ms, heartbeat_ms=heartbeat_ms)
         self.probe = probe
         self.env = {ENV: probe.path}
 
@@ -165,9 +165,10 @@ class ProcessGame(MeasuredGame, CommandTurns):
     """The measured players with the service in a child process; turns end with the ``end_turn`` command."""
 
     def __init__(self, settings: StackSettings, *, illegal: int, broker: tuple[str, int], quiet_ms: int,
-                 results: Results, target: int):
+                 results: Results, target: int, heartbeat_ms: int | None = None):
         self.broker = broker
         self.quiet_ms = quiet_ms
+        self.heartbeat_ms = heartbeat_ms
         self.probe = ProbeLog()
         super().__init__(settings, illegal=illegal, records=self.probe, results=results, target=target)
         self.process_stack: ProbeStack
@@ -175,7 +176,7 @@ class ProcessGame(MeasuredGame, CommandTurns):
 
     def make_stack(self) -> DemoStack:
         self.process_stack = ProbeStack(self.settings, self.truth.table, self.stack.wiring, broker=self.broker,
-                                        quiet_ms=self.quiet_ms, probe=self.probe)
+                                        quiet_ms=self.quiet_ms, probe=self.probe, heartbeat_ms=self.heartbeat_ms)
         return self.process_stack
 
     def broker_and_topics(self) -> tuple[tuple[str, int], Topics]:

@@ -11,6 +11,7 @@ with the ``end_turn`` MQTT command. Shared by ``bench footprint`` and ``bench e2
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 import signal
@@ -164,10 +165,12 @@ class ProcessStack(DemoStack):
     log_level = "WARNING"
 
     def __init__(self, settings: StackSettings, table: Table, wiring: WiringMap, *, broker: tuple[str, int],
-                 quiet_ms: int):
+                 quiet_ms: int, heartbeat_ms: int | None = None):
+        """``heartbeat_ms``: the simulated boards' heartbeat interval (None: the simulated tables' 5 ms)."""
         super().__init__(settings, table, (), wiring=wiring)
         self.broker = broker
         self.quiet_ms = quiet_ms
+        self.heartbeat_ms = heartbeat_ms
         self.process: subprocess.Popen[bytes] | None = None
         self.ready_s = float("nan")
         self.ready_status: list[str] = []
@@ -177,11 +180,15 @@ class ProcessStack(DemoStack):
 
     def start(self) -> None:
         from sim.link.rig import SerialRig
+        from sim.link.virtual_mcu import fast_timing
 
         self._tmp = tempfile.TemporaryDirectory(prefix=f"aetherlink-{self.settings.board}-")
         self._closers.append(self._tmp.cleanup)
         tmp = self.workdir = Path(self._tmp.name)
-        rig = SerialRig(self.table, self.wiring, tmp, seed=self.settings.seed)  # fast timing, no GPIO driver
+        timing = fast_timing()
+        if self.heartbeat_ms is not None:
+            timing = dataclasses.replace(timing, heartbeat_ms=self.heartbeat_ms)
+        rig = SerialRig(self.table, self.wiring, tmp, seed=self.settings.seed, timing=timing)  # no GPIO driver
         rig.start()
         self._rig = rig
         self._closers.append(rig.stop)

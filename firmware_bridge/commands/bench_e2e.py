@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="use this broker (mqtt://HOST:PORT); default: a mosquitto started for the run")
     parser.add_argument("--quiet-ms", type=float, default=None,
                         help="the stabiliser's quiet window (default: the simulated tables' 12 ms)")
+    parser.add_argument("--heartbeat-ms", type=int, default=None, metavar="MS",
+                        help="the simulated boards' heartbeat interval (default: the simulated tables' 5 ms; a "
+                             "real board's is 100); with the service process only")
     parser.add_argument("--illegal", type=int, default=3, metavar="N",
                         help="illegal moves made (and put right) per game, as in the demo (default 3)")
     where = parser.add_mutually_exclusive_group()
@@ -48,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.bench.broker import BenchBroker, BenchBrokerError
     from firmware_bridge.demo.stack import DemoError
     from firmware_bridge.demo.watcher import WatchError
+    from sim.link.virtual_mcu import fast_timing
     from sim.soak.stopping import Stopped, stop_on_sigterm
 
     if args.events < 1:
@@ -57,9 +61,12 @@ def run(args: argparse.Namespace) -> int:
         print("aetherlink: --profile needs --in-process (the profiler runs in the core's own process)",
               file=sys.stderr)
         return 2
+    if args.heartbeat_ms is not None and (args.service != "process" or not 1 <= args.heartbeat_ms <= 60_000):
+        print("aetherlink: --heartbeat-ms is 1 to 60000, with the service process only", file=sys.stderr)
+        return 2
     settings = e2e.E2ESettings(events=args.events, seed=args.seed, players=args.players, quiet_ms=args.quiet_ms,
-                               mqtt_url=args.mqtt_url, illegal=args.illegal, profile=args.profile,
-                               service=args.service)
+                               heartbeat_ms=args.heartbeat_ms, mqtt_url=args.mqtt_url, illegal=args.illegal,
+                               profile=args.profile, service=args.service)
     hal = e2e.hal_settings(args.quiet_ms)
     quiet = hal.stabiliser.quiet_window
     if args.service == "process":
@@ -89,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         "service": args.service,
         "subscriber": args.service,  # (its own process beside the service's; in this one with an in-process service)
         "quiet_window_ms": round(quiet * 1000, 3),
+        "board_heartbeat_ms": args.heartbeat_ms or fast_timing().heartbeat_ms,
         "transport": "serial",
         "broker": broker.kind,
         "broker_impl": broker.impl,

@@ -58,6 +58,7 @@ class SerialLink:
         self.lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._serving: serial.Serial | None = None  # the open port, while the link's thread reads it
         self._opened_before = False
         self._open_error = ""  # the last reason the port could not be opened (logged when it changes)
 
@@ -75,10 +76,16 @@ class SerialLink:
             self.session.show_leds(leds)
 
     def request_heartbeat(self) -> None:
-        """Queue a REQUEST_HEARTBEAT (written by the link's thread after its current read, within
-        ``read_timeout``)."""
+        """Queue a REQUEST_HEARTBEAT and wake the link's thread from its read to write it now: left to
+        the read's timeout (5 ms), the answer came no sooner than the board's own heartbeats of the
+        simulated tables (5 ms apart), and a snapshot was held longer, not shorter."""
         with self.lock:
             self.session.request_heartbeat()
+            ser = self._serving
+        cancel = getattr(ser, "cancel_read", None)
+        if cancel is not None:
+            with contextlib.suppress(serial.SerialException, OSError, NotImplementedError):
+                cancel()
 
     def _open(self) -> serial.Serial:
         s = self.settings
@@ -118,6 +125,8 @@ class SerialLink:
                 self.status.last_error = f"{self.port}: {exc}"
                 log.warning("device %s: link lost: %s", self.status.id, self.status.last_error)
             finally:
+                with self.lock:
+                    self._serving = None
                 with contextlib.suppress(serial.SerialException, OSError):
                     ser.close()
                 self.status.connected = False
@@ -133,6 +142,8 @@ class SerialLink:
             out = self.session.take_output()
         ser.reset_input_buffer()
         ser.write(out)
+        with self.lock:
+            self._serving = ser
         while not self._stop.is_set():
             data = ser.read(max(1, ser.in_waiting))
             with self.lock:

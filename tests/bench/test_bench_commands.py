@@ -33,8 +33,11 @@ def bench(*args: str, timeout: float = 180) -> dict[str, Any]:
 
 @pytest.mark.parametrize("where", ["--service-process", "--in-process"])
 def test_bench_e2e_measures_the_requested_events_on_a_real_broker(mosquitto: Mosquitto, where: str):  # noqa: F811
-    result = bench("e2e", where, "--events", "100", "--players", "2", "--seed", "3",
+    # (the service process's boards keep a real board's heartbeat interval: snapshots ask for theirs)
+    boards = ["--heartbeat-ms", "100"] if where == "--service-process" else []
+    result = bench("e2e", where, "--events", "100", "--players", "2", "--seed", "3", *boards,
                    "--mqtt-url", f"mqtt://{mosquitto.host}:{mosquitto.port}")
+    assert result["board_heartbeat_ms"] == (100 if boards else 5)
     assert result["service"] == where.removeprefix("--").removeprefix("service-")
     for key in ("p50_ms", "p99_ms", "max_ms", "events", "quiet_window_ms", "transport", "broker", "wall_seconds"):
         assert key in result, key
@@ -56,6 +59,13 @@ def test_bench_e2e_measures_the_requested_events_on_a_real_broker(mosquitto: Mos
     if where == "--service-process":  # the children's own figures: the service stopped cleanly, every line read
         assert all(g["service_exit_code"] == 0 and g["probe_bad_lines"] == 0 and g["subscriber_bad_lines"] == 0
                    for g in result["games"])
+
+
+@pytest.mark.parametrize("args", [["--heartbeat-ms", "0"], ["--heartbeat-ms", "100", "--in-process"]])
+def test_bench_e2e_refuses_a_board_heartbeat_it_cannot_set(args: list[str]):
+    proc = subprocess.run([sys.executable, "-m", "firmware_bridge", "bench", "e2e", *args, "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--heartbeat-ms" in proc.stderr
 
 
 def test_bench_e2e_refuses_to_profile_a_service_in_another_process():
