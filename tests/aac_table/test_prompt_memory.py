@@ -59,6 +59,14 @@ def _truth(seed: int) -> AacTruth:
     return AacTruth(state, random.Random(seed), load_wiring_map("aac-5p").specs())
 
 
+def _at_a_turn(seed: int) -> tuple[AacTruth, int, list[Action], PromptMemory]:
+    """A player to decide (the seat, their legal decisions) and a memory agreed with the controller."""
+    truth = _truth(seed)
+    memory = PromptMemory()
+    memory.agreed(len(truth.state.history))
+    return truth, truth.state.current_player, truth.state.legal_actions(), memory
+
+
 def test_a_player_asked_about_a_choice_not_made_yet_decides_by_answering() -> None:
     """MONUMENT SECTION COMPLETION (p. 18-19): "gain the energy or the benefit?" is asked as the section
     completes, before the contributor has taken either. A player at the table decides by answering and then
@@ -66,11 +74,7 @@ def test_a_player_asked_about_a_choice_not_made_yet_decides_by_answering() -> No
     soak counted the desync of seed 215 for it: the benefit taken, an upgrade nothing showed, the energy
     committed)."""
     for seed in range(6):
-        truth = _truth(seed)
-        seat = truth.state.current_player
-        legal = truth.state.legal_actions()
-        memory = PromptMemory()
-        memory.agreed(len(truth.state.history))
+        truth, seat, legal, memory = _at_a_turn(seed)
         options = [(str(n + 1), action) for n, action in enumerate(legal[:3])]
         key = truth.answer("a position not seen", options, memory, {}, seat)
         assert key is not None
@@ -79,11 +83,7 @@ def test_a_player_asked_about_a_choice_not_made_yet_decides_by_answering() -> No
 
 
 def test_a_player_is_not_bound_by_a_question_about_someone_elses_choice_or_one_they_cannot_make() -> None:
-    truth = _truth(1)
-    seat = truth.state.current_player
-    legal = truth.state.legal_actions()
-    memory = PromptMemory()
-    memory.agreed(len(truth.state.history))
+    truth, seat, legal, memory = _at_a_turn(1)
     options = [("1", legal[0]), ("2", legal[1])]
     assert truth.answer("a position not seen", options, memory, {}, 1 - seat) is None
     impossible = [("1", Action("reward", ("energy",))), ("2", Action("reward", ("benefit",)))]
@@ -98,11 +98,7 @@ def test_a_player_asked_again_at_the_same_position_says_what_they_decided_and_ke
     controller committed a load nobody made. Asked again at a position, a player says what they decided;
     each decision named is made, in the order named."""
     for seed in range(6):
-        truth = _truth(seed)
-        seat = truth.state.current_player
-        legal = truth.state.legal_actions()
-        memory = PromptMemory()
-        memory.agreed(len(truth.state.history))
+        truth, seat, legal, memory = _at_a_turn(seed)
         first = [(str(n + 1), action) for n, action in enumerate(legal[:4])]
         key = truth.answer("position A", first, memory, {}, seat)
         assert key is not None
@@ -111,4 +107,7 @@ def test_a_player_asked_again_at_the_same_position_says_what_they_decided_and_ke
             again = list(reversed(first)) if turn % 2 else first
             assert dict(again)[truth.answer("position A", again, memory, {}, seat) or ""] == named
         assert truth.promised == [named]
+        others = [(str(n + 1), action) for n, action in enumerate(a for a in legal[:4] if a != named)]
+        other = dict(others)[truth.answer("position B", others, memory, {}, seat) or ""]
+        assert truth.promised == [named, other]  # a second question about another choice: both kept
         assert truth.choose() == named
