@@ -79,13 +79,12 @@ class SerialLink:
         """Queue a REQUEST_HEARTBEAT and wake the link's thread from its read to write it now: left to
         the read's timeout (5 ms), the answer came no sooner than the board's own heartbeats of the
         simulated tables (5 ms apart), and a snapshot was held longer, not shorter."""
-        with self.lock:
+        with self.lock:  # (held: the port is closed only once ``_serving`` is cleared under it)
             self.session.request_heartbeat()
-            ser = self._serving
-        cancel = getattr(ser, "cancel_read", None)
-        if cancel is not None:
-            with contextlib.suppress(serial.SerialException, OSError, NotImplementedError):
-                cancel()
+            cancel = getattr(self._serving, "cancel_read", None)
+            if cancel is not None:
+                with contextlib.suppress(serial.SerialException, OSError, NotImplementedError):
+                    cancel()
 
     def _open(self) -> serial.Serial:
         s = self.settings
