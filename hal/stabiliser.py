@@ -163,8 +163,8 @@ class Stabiliser:
         location's source enough scans of it); a board confirms with its heartbeats, which come every
         100 ms on a real table, so asked for at once (``HalBackend``) the snapshot is not held up to a
         heartbeat interval past the quiet window. Empty while anything is still moving."""
-        if not all(self._ready.values()):
-            return []
+        if not self._differ or not all(self._ready.values()):
+            return []  # (the first test is the common case, on every frame read: nothing to report)
         q = self.settings.quiet_window
         wanted: set[str] = set()
         newest = float("-inf")

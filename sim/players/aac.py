@@ -83,9 +83,7 @@ class AacTruth:
         if st.current_player == CHANCE:
             return st.sample_chance()
         legal = st.legal_actions()
-        if st.current_player != self.promised_by:
-            self.promised = []  # (a promise is kept in the turn it was made, or not at all)
-        for promised in self.promised:
+        for promised in self._promises(st.current_player):
             if promised in legal:
                 self.promised.remove(promised)
                 return promised
@@ -249,13 +247,18 @@ class AacTruth:
         if not open_now:
             return None
         key, action = self.rng.choice(open_now)
-        if st.current_player != self.promised_by:
-            self.promised, self.promised_by = [], st.current_player
-        if named is not None and named in self.promised:
-            self.promised.remove(named)  # (the decision named earlier here is no longer offered)
-        self.promised.append(action)
+        promises = self._promises(st.current_player)
+        if named is not None and named in promises:
+            promises.remove(named)  # (the decision named earlier here is no longer offered)
+        promises.append(action)
         self.decided[context] = action
         return key
+
+    def _promises(self, seat: int) -> list[Action]:
+        """``seat``'s promises not kept yet: a promise is kept in the turn it was made, or not at all."""
+        if seat != self.promised_by:
+            self.promised, self.promised_by = [], seat
+        return self.promised
 
     def answer_published(self, prompt: Mapping[str, Any], game: Game, memory: PromptMemory | None = None) -> str:
         """``answer`` for a prompt as the service publishes it (``docs/mqtt.md``: options with their

@@ -25,7 +25,6 @@ class TurnStarts:
         """The recogniser starts again from ``start`` (a new game, or staff putting it right)."""
         self._origin = start.clone()
         self._mark = start.clone()  # the last turn start judged, as the recogniser committed it
-        self._mark_len = len(start.history)
         self.judged = start.turns_done
 
     def truth_reached(self, state: AacState) -> None:
@@ -40,16 +39,18 @@ class TurnStarts:
         if committed.turns_done <= self.judged:
             return None
         history = committed.history
-        if len(history) < self._mark_len or history[:self._mark_len] != self._mark.history:
+        done = len(self._mark.history)
+        if history[:done] != self._mark.history:
             # (the recogniser went back past the last turn start judged: replay from its beginning)
-            self._mark, self._mark_len = self._origin.clone(), len(self._origin.history)
+            self._mark = self._origin.clone()
+            done = len(self._mark.history)
         state = self._mark.clone()
-        for i in range(self._mark_len, len(history)):
-            state.apply(history[i][1])
+        for _who, action in history[done:]:
+            state.apply(action)
             if state.turns_done <= self.judged or not state.frames or state.frames[-1]["t"] != "turn":
                 continue
             self.judged = state.turns_done
-            self._mark, self._mark_len = state.clone(), i + 1
+            self._mark = state.clone()
             truth = self.truth.get(state.turns_done)
             if truth is not None and truth != digest(state):
                 return state.turns_done
