@@ -306,18 +306,25 @@ def _absorb(extra: dict[str, list[str] | int], flexible: list[tuple[str, tuple[s
 
 
 class Support:
-    """Every token a sequence of projections puts in each unit, at any point along the way.
+    """Every token a sequence of projections puts in each unit, at any point along the way, and the tokens
+    it leaves in a unit all along (its floor).
 
-    A snapshot taken while those decisions were carried out can only show tokens from this
-    union (fewer is fine: tokens in a hand)."""
+    A snapshot taken while those decisions were carried out can only show tokens from this union (fewer
+    is fine: tokens in a hand), and where a token was lifted, a position along the way that no longer
+    has it there (a token lifted that none of the decisions moves was taken by a hand doing something
+    else: a mistake being put right, or a hesitation)."""
 
-    def __init__(self, units: UnitMap, only: AbstractSet[str] | None = None) -> None:
+    def __init__(self, units: UnitMap, only: AbstractSet[str] | None = None,
+                 lacking: AbstractSet[str] = frozenset()) -> None:
         """``only``: the units ``covers`` will be asked about (the others are not gathered: a whole table
-        is ~100 units, the tokens a check needs are usually in one or two)."""
+        is ~100 units, the tokens a check needs are usually in one or two); ``lacking``: the units whose
+        floor ``covers`` will be asked about."""
         self.units = units
         self.only = only
+        self.lacking = lacking
         self.tokens: dict[str, Counter[str]] = {}
         self.counts: dict[str, int] = {}
+        self.floor: dict[str, Counter[str]] = {}
 
     def add(self, projection: Projection) -> None:
         frozen = projection.frozen()
@@ -329,6 +336,9 @@ class Support:
             for uid in allowed:
                 if only is None or uid in only:
                     self._put(uid, Counter((tok,)), extra=True)
+        for uid in self.lacking:  # (tokens in transit lie in no unit for certain: never part of a floor)
+            here = Counter(frozen.get(uid, ()))
+            self.floor[uid] = self.floor[uid] & here if uid in self.floor else here
 
     def _put(self, uid: str, toks: Counter[str], extra: bool = False) -> None:
         have = self.tokens.setdefault(uid, Counter())
@@ -336,11 +346,15 @@ class Support:
         n = sum(toks.values())
         self.counts[uid] = self.counts.get(uid, 0) + n if extra else max(self.counts.get(uid, 0), n)
 
-    def covers(self, observed: Mapping[str, tuple[str, ...] | int], only: Iterable[str] | None = None) -> bool:
+    def covers(self, observed: Mapping[str, tuple[str, ...] | int], only: Iterable[str] | None = None,
+               lacking: Iterable[str] = ()) -> bool:
         table = self.units.units
         units = list(only if only is not None else self.only if self.only is not None else observed)
         if self.only is not None and not all(u in self.only for u in units):
             raise ValueError("asked about units this support was not gathered for")
+        lacking = list(lacking)
+        if not all(u in self.lacking for u in lacking):
+            raise ValueError("asked about floors this support was not gathered for")
         for uid in units:
             act = observed.get(uid)
             unit = table.get(uid)
@@ -352,5 +366,16 @@ class Support:
                 if act > self.counts.get(uid, 0):
                     return False
             elif Counter(act) - self.tokens.get(uid, Counter()):
+                return False
+        for uid in lacking:
+            act = observed.get(uid)
+            unit = table.get(uid)
+            if act is None or unit is None or unit.fidelity == Fidelity.UNSENSED:
+                continue
+            floor = self.floor.get(uid, Counter())
+            if unit.fidelity != Fidelity.IDENTITY or isinstance(act, int):
+                if (act if isinstance(act, int) else len(act)) < sum(floor.values()):
+                    return False
+            elif floor - Counter(act):
                 return False
         return True

@@ -35,6 +35,10 @@ from rules.core.projection import Comparison, Projection, Support, UnitMap, comp
 from rules.core.verdict import Difference, Prompt, PromptOption, Refusal, Verdict
 
 Path = tuple[tuple[int, Action], ...]
+Observed = Mapping[str, tuple[str, ...] | int]
+# a snapshot the committed position does not explain: where it shows tokens that position lacks, and where
+# tokens that position has are not seen
+Evidence = tuple[Observed, list[str], list[str]]
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
@@ -182,6 +186,7 @@ class Recogniser:
         # answers given: after these decisions, of these options the player named this one
         self._decided: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
         self._prompt_seq = 0
+        self._rejoin_left = 0
         self._state_key = state_key or _default_key
         self._nodes: dict[int, _Node] = {}
         # positions dropped from the cache, freed by ``tidy`` when the service is idle (freeing a thousand
@@ -672,36 +677,52 @@ class Recogniser:
         return moved if self._question(moved, strict=False) is not None else None
 
     def _consistent(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
-        """Of several explanations, those that account for every snapshot since the last commit.
+        """Of several explanations, those that account for every snapshot since the last commit that any
+        of them accounts for.
 
         The table passed through its earlier snapshots too: a token seen somewhere on the way (a character
-        that went up a dead end and turned round) rules out a path that never put it there."""
+        that went up a dead end and turned round) rules out a path that never put it there. A snapshot
+        none of them accounts for tells none apart: a token put down where a line would have put another
+        (a count that rose), while a token that no line lifts was off the table (identity seed 40615: an
+        energy taken from a Device to the pool by mistake, and put back, while a Compass reposition was
+        under way, made the line through the pool look evidenced)."""
         if len(hyps) < 2 or len(self._since_commit) < 2:
             return hyps
         # only tokens the committed position does not explain need a place on the way
         unexplained = self._unexplained(self._committed, self._since_commit)
         if not unexplained:
             return hyps
-        kept = [h for h in hyps if self._accounts_for(h, unexplained)]
+        supports = [self._support(h, unexplained) for h in hyps]
+        covered = [[support.covers(*seen) for seen in unexplained] for support in supports]
+        telling = [i for i in range(len(unexplained)) if any(row[i] for row in covered)]
+        kept = [h for h, row in zip(hyps, covered) if all(row[i] for i in telling)]
         return kept or hyps
 
-    def _unexplained(self, start: State, seen: Sequence[Mapping[str, tuple[str, ...] | int]]
-                     ) -> list[tuple[Mapping[str, tuple[str, ...] | int], list[str]]]:
-        """Of these snapshots, those showing tokens that ``start`` does not explain, and where."""
+    def _unexplained(self, start: State, seen: Sequence[Observed]) -> list[Evidence]:
+        """Of these snapshots, those showing tokens that ``start`` does not explain: each with where, and
+        where tokens ``start`` has are not seen."""
         node = self._node(start)  # (its projection is cached: the search met it)
-        unexplained = [(obs, list(compare(self.view.units, node.exp, node.proj.flexible, obs).extra)) for obs in seen]
-        return [(obs, extra) for obs, extra in unexplained if extra]
+        out: list[Evidence] = []
+        for obs in seen:
+            cmp = compare(self.view.units, node.exp, node.proj.flexible, obs)
+            if cmp.extra:
+                out.append((obs, list(cmp.extra), list(cmp.missing)))
+        return out
 
-    def _accounts_for(self, h: Hypothesis,
-                      unexplained: Sequence[tuple[Mapping[str, tuple[str, ...] | int], list[str]]],
-                      start: State | None = None) -> bool:
-        support = Support(self.view.units, {uid for _, only in unexplained for uid in only})
+    def _accounts_for(self, h: Hypothesis, unexplained: Sequence[Evidence], start: State | None = None) -> bool:
+        support = self._support(h, unexplained, start)
+        return all(support.covers(*seen) for seen in unexplained)
+
+    def _support(self, h: Hypothesis, unexplained: Sequence[Evidence], start: State | None = None) -> Support:
+        """What the positions along this explanation put in (and leave in) the units these snapshots ask about."""
+        support = Support(self.view.units, {uid for _, only, _ in unexplained for uid in only},
+                          {uid for _, _, lacking in unexplained for uid in lacking})
         node = self._node(start if start is not None else self._committed)
         support.add(node.proj)
         for _, action in h.path:  # (through the searched positions: their projections are cached)
             node, _ = self._child(node, action)
             support.add(node.proj)
-        return all(support.covers(obs, only) for obs, only in unexplained)
+        return support
 
     def _in_hand(self, state: State) -> bool:
         """Does this position hold tokens in a hand (a move not finished on the table)?"""
@@ -1320,6 +1341,7 @@ class Recogniser:
         with something the table cannot show (a teleport in place that turned the character)."""
         kept = {self._key(h.state) for h in chosen}
         agreeing = {id(h) for h in chosen}
+        self._rejoin_left = self.settings.through_budget  # (``_rejoined``'s, over every explanation ruled out)
         found: list[Hypothesis] = []
         reached: dict[tuple[object, Action], dict[object, Path]] = {}  # (explanations often share the start)
         for h in before:
@@ -1367,6 +1389,36 @@ class Recogniser:
             steps = paths.get(self._state_key(target))
             if steps is not None:
                 return self._spliced(h, at, steps, start, upto)
+        return self._rejoined(h, at, alt, start)
+
+    def _rejoined(self, h: Hypothesis, at: int, alt: Action, start: State) -> Hypothesis | None:
+        """``h`` with ``alt`` in place of its decision at ``at``, all of ``h``'s later decisions, then the
+        fewest decisions (at most ``Settings.through_depth``) that end where ``h`` ends; None if none do.
+
+        A benefit taken may come due only later and be declined then: a bridge token's replenishment
+        taken, then no tile replenished at the end of the turn, ends where declining it did; the two
+        lines part at the answered decision and meet only after the rest of the turn (identity seed
+        40438: "take the bridge token's benefit?" answered yes left only a line that chose a patron)."""
+        line = self._substituted(h, at, alt, start)
+        if line is None:
+            return None
+        goal = self._state_key(h.state)
+        level: list[tuple[State, Path]] = [(line.state, line.path)]
+        for depth in range(self.settings.through_depth + 1):
+            nxt: list[tuple[State, Path]] = []
+            for state, path in level:
+                if self._state_key(state) == goal:
+                    return Hypothesis(path, state, h.seen)
+                if depth == self.settings.through_depth or state.is_terminal():
+                    continue
+                for action in state.legal_actions():
+                    if self._rejoin_left <= 0:
+                        return None
+                    self._rejoin_left -= 1
+                    kid = state.clone()
+                    kid.apply(action)
+                    nxt.append((kid, (*path, (_who(state, state.current_player, action), action))))
+            level = nxt
         return None
 
     def _reached(self, start: State, alt: Action) -> dict[object, Path]:
@@ -1439,7 +1491,7 @@ class Recogniser:
                 # rose for a moment may have been a hand putting a token down and taking it back up)
                 units = self.view.units.units
                 first = self._seen_at.get(id(mark), 0) - (self._turn_count - len(self._turn_seen))
-                unexplained = [(obs, named) for obs, extra in self._unexplained(
+                unexplained: list[Evidence] = [(obs, named, []) for obs, extra, _ in self._unexplained(
                     mark, list(self._turn_seen)[max(first, 0):])
                     if (named := [u for u in extra if units[u].fidelity == Fidelity.IDENTITY])]
                 res.matches = [m for m in res.matches if self._accounts_for(m, unexplained, mark)]

@@ -127,7 +127,7 @@ class TableGame:
         if not verdict.in_sync and not self.in_mistake:
             self.totals.false_rejections += 1
             reason = verdict.refusal.reason.render("en") if verdict.refusal else ""
-            self.totals.notes.append(f"refused legal play: {reason} "
+            self.totals.notes.append(f"turn {self.truth.state.turns_done}: refused legal play: {reason} "
                                      f"{[d.message.render('en') for d in verdict.differences][:3]}")
             self._resync()
         elif verdict.in_sync and not self.in_mistake:

@@ -697,6 +697,34 @@ def test_a_token_swapped_in_the_count_only_tile_pool_between_two_snapshots_is_ex
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def test_an_energy_put_in_the_tile_pool_by_mistake_mid_reposition_spends_no_reposition():
+    """REPOSITION (p. 16): place up to 2x of your energy. Aureon lifted her Magnet from the Gate; while
+    she held it, a top-row energy of her Device went into the count-only Tile Pool by mistake and came
+    back. The pool's count rose for a moment, as if the Magnet had gone into the pool and out again (her
+    second reposition), but at that moment a Device energy no line lifts was off the table too: that
+    snapshot tells no line apart, so the Magnet placed in the Library leaves her second reposition, and
+    moving it on to the Fortress is no refusal (identity soak, seeds 40286 and 40615)."""
+    game, _ = _from_saved("reposition_mistake.json", 4, 40286)
+    _play_turns(game, 2)
+    t = game.totals
+    assert t.mistakes >= 1  # (the one made during the reposition)
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
+def test_a_bridge_benefit_taken_and_declined_when_due_is_kept_through_the_answer():
+    """REPLENISH A TRANSMUTER TILE (p. 21), a bridge token's benefit (p. 24): taken on landing, it comes due
+    at the end of the turn, where "you do not need to fill" any slot. Freyith took it and replenished
+    nothing: the position declining it reaches. Asked "take the bridge token's benefit?", she says yes;
+    the line that declined it stands for hers (the search keeps one line per position) and must be
+    carried through the answer, or only a line that chose a patron at the end of her turn is left
+    (identity soak, seed 40438: Rusné was then owed a reward, and Multanec's next move refused)."""
+    game, _ = _from_saved("bridge_declined_late.json", 4, 40438)
+    _play_turns(game, 2)
+    t = game.totals
+    assert t.prompts >= 2  # (the bridge benefit is asked about)
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_the_seat_button_before_the_next_tile_is_revealed_ends_the_turn_at_the_claim():
     """CLAIM steps 2 and 3 (p. 17): the claimed tile replaces one of the Device's, the pool's tiles slide
     right and a tile from the deck is revealed into the empty space; step 4, the opponent may place an
