@@ -1150,8 +1150,13 @@ class Recogniser:
         self._turn_marks.append(mark)
 
     @staticmethod
-    def _turn_key(state: State) -> tuple[int, int]:
-        return (state.turn_number, state.current_player)
+    def _turn_key(state: State) -> int:
+        """The game's turn: other players' decisions within it (a contributor's reward, p. 18) are part of
+        it, so a choice committed before them can still be re-explained once the table shows it was another
+        (identity seed 40343: a contributor's energy gained into her count-only Exhausted Pool was committed
+        as a Rose; her channel marker, recharged by taking her last Compass from the reserve, was turned only
+        after that commit)."""
+        return state.turn_number
 
     def _dedupe(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
         """Explanations that lead to the same game state are one: keep the best evidenced, then the shortest."""

@@ -183,19 +183,45 @@ def test_ignotas_ii_loads_the_tile_that_started_in_position_1_p29():
 
 
 def test_ignotas_iii_rearranges_all_device_energy_p29():
+    """"You may rearrange all energy that are in your Device": one energy at a time, lifted out of its row
+    and loaded into any empty slot, each energy at most once, done with the hand empty."""
     st = game(("ignotas", "aureon", "freyith"))
     unlock(st, 0, 1, 2, 3)
     st.triggered = [0]
     st.frames[-1:] = [{"t": "end", "p": 0, "stage": "tier3"}]
     done(st)
-    assert legal(st) == ["ability rearrange_energy lift", "pass"]
-    before = sorted(e for t in st.players[0].dev for r in st.players[0].rows[t] for e in r)
-    play(st, "ability rearrange_energy lift")
-    while st.frames and st.frames[-1]["t"] == "ability":
-        play(st, next(o for o in legal(st) if o.startswith("load 5")) if any(o.startswith("load 5") for o in legal(
-            st)) else legal(st)[-1])
-    after = sorted(e for t in st.players[0].dev for r in st.players[0].rows[t] for e in r)
-    assert after == before and st.players[0].rows["ignotas.5"] != [[], []]
+    pl = st.players[0]
+    before = sorted(e for t in pl.dev for r in pl.rows[t] for e in r)
+    lifts = [o for o in legal(st) if o.startswith("ability rearrange_energy ")]
+    assert legal(st)[-1] == "pass" and len(lifts) == len({(t, i, e) for t in pl.dev for i, r in enumerate(
+        pl.rows[t]) for e in r})
+    while st.frames and st.frames[-1]["t"] == "ability":  # every energy out, then all of them into position 5
+        options = legal(st)
+        lift = next((o for o in options if o.startswith("ability")), None)
+        play(st, lift or next((o for o in options if o.startswith("load 5")), options[-1]))
+    after = sorted(e for t in pl.dev for r in pl.rows[t] for e in r)
+    assert after == before and pl.rows["ignotas.5"] != [[], []]
+
+
+def test_ignotas_iii_lifts_each_energy_once_and_ends_with_the_hand_empty_p29():
+    st = game(("ignotas", "aureon", "freyith"))
+    unlock(st, 0, 1, 2, 3)
+    st.triggered = [0]
+    st.frames[-1:] = [{"t": "end", "p": 0, "stage": "tier3"}]
+    done(st)
+    pl = st.players[0]
+    energy = sum(len(r) for t in pl.dev for r in pl.rows[t])
+    lift = next(o for o in legal(st) if o.startswith("ability"))
+    play(st, lift)
+    assert "pass" not in legal(st)  # the lifted energy must go back into the Device
+    decisions = 1
+    while st.frames and st.frames[-1]["t"] == "ability":  # lifting and loading back, as often as allowed
+        options = legal(st)
+        play(st, next((o for o in options if o.startswith("ability")), None)
+             or next((o for o in options if o.startswith("load")), options[-1]))
+        decisions += 1
+    assert decisions <= 2 * energy + 1
+    assert sum(len(r) for t in pl.dev for r in pl.rows[t]) == energy
 
 
 # -- Multanec (p. 30) ------------------------------------------------------------

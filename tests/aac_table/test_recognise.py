@@ -725,6 +725,36 @@ def test_a_bridge_benefit_taken_and_declined_when_due_is_kept_through_the_answer
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def test_energy_rearranged_by_ignotas_iii_is_followed_one_energy_at_a_time():
+    """Ignotas III (p. 29): "you may rearrange all energy that are in your Device", at the end of a turn on
+    which she entered a region. Her hand moves one energy at a time, and each move shows on the table
+    (identity soak, seed 40275: with every energy lifted at once in the rules, a Magnet moved from
+    position 5 to position 2 was refused)."""
+    game, _ = _from_saved("rearrange_energy.json", 5, 40275)
+    truth = game.truth
+    start = len(truth.state.history)
+    _play_turns(game, 2)
+    moved = [a for _, a in truth.state.history[start:] if a.kind == "ability" and a.args[0] == "rearrange_energy"]
+    assert moved  # (she rearranged)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert game.recogniser.state.fingerprint() == truth.state.fingerprint()
+
+
+def test_a_contributors_gain_committed_as_another_type_is_re_explained_after_her_next_decision():
+    """MONUMENT SECTION COMPLETION (p. 18): a contributor gains an energy or a benefit. Ignotas gained an
+    energy into her count-only Exhausted Pool: which type, the table cannot show until something follows
+    from it. The gain was committed as a Rose with the question about Freyith's patron; she had taken her
+    last Compass from the reserve, which recharges her channel marker (p. 20), and turned the marker after
+    that commit. Her decisions are
+    part of Freyith's turn, so the gain is re-explained from before it (identity soak, seed 40343: the
+    flipped marker was refused)."""
+    game, _ = _from_saved("contributor_gain.json", 5, 40343)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_the_seat_button_before_the_next_tile_is_revealed_ends_the_turn_at_the_claim():
     """CLAIM steps 2 and 3 (p. 17): the claimed tile replaces one of the Device's, the pool's tiles slide
     right and a tile from the deck is revealed into the empty space; step 4, the opponent may place an

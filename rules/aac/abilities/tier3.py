@@ -31,40 +31,52 @@ class Replenish(Tier3):
 
 
 class RearrangeEnergy(Tier3):
-    """Ignotas III: rearrange all energy in the Device."""
+    """Ignotas III: rearrange all energy in the Device (p. 29).
+
+    As a hand does it: an energy lifted out of its row (``ability rearrange_energy 3.top.rose``), each
+    energy at most once, and loaded into any empty slot of the Device from the hand; done (``pass``) with
+    the hand empty. Any arrangement is reached so, and each step shows on the table: lifting every energy
+    at once, then loading them, would pass through an empty Device that no table shows while a player
+    moves one energy at a time (identity seed 40275: a Magnet moved from position 5 to 2 was refused)."""
 
     kind = "rearrange_energy"
 
     def resolve(self, st: AacState, p: int) -> None:
-        st.frames.append({"t": "ability", "p": p, "name": self.kind, "hand": None})
+        pl = st.players[p]
+        energy = sum(len(row) for tile in pl.dev for row in pl.rows[tile])
+        if energy:
+            st.frames.append({"t": "ability", "p": p, "name": self.kind,
+                              "hand": dict.fromkeys(ENERGY_TYPES, 0), "lifts": energy})
 
     def frame_legal(self, st: AacState, f: Frame) -> list[Action]:
-        if f["hand"] is None:
-            return [ability(self.kind, "lift"), PASS]
-        targets = magnet_targets(st, st.players[f["p"]])
-        return [Action("load", (t.args[0], t.args[1], e, "hand")) for e in ENERGY_TYPES if f["hand"][e]
-                for t in targets]
+        pl = st.players[f["p"]]
+        out: list[Action] = []
+        if f["lifts"] > 0:
+            for pos, tile in enumerate(pl.dev, start=1):
+                for row, name in ((0, "top"), (1, "bottom")):
+                    for e in sorted(set(pl.rows[tile][row])):
+                        out.append(ability(self.kind, f"{pos}.{name}.{e}"))
+        if any(f["hand"].values()):
+            targets = magnet_targets(st, pl)
+            out.extend(Action("load", (t.args[0], t.args[1], e, "hand")) for e in ENERGY_TYPES if f["hand"][e]
+                       for t in targets)
+        else:
+            out.append(PASS)
+        return out
 
     def frame_apply(self, st: AacState, f: Frame, a: Action) -> None:
         pl = st.players[f["p"]]
         if a.kind == "pass":
             st.frames.pop()
-        elif a.kind == "ability":  # take every energy out of the Device, to put back anywhere in it
-            hand = dict.fromkeys(ENERGY_TYPES, 0)
-            for tile in pl.dev:
-                for row in pl.rows[tile]:
-                    for e in row:
-                        hand[e] += 1
-                    row.clear()
-            f["hand"] = hand
-            if not any(hand.values()):
-                st.frames.pop()
+        elif a.kind == "ability":  # one energy out of its row, into the hand
+            pos, row, e = a.args[1].split(".")
+            pl.rows[pl.dev[int(pos) - 1]][0 if row == "top" else 1].remove(e)
+            f["hand"][e] += 1
+            f["lifts"] -= 1
         else:
             pos, row, e, _ = a.args
             f["hand"][e] -= 1
             pl.rows[pl.dev[pos - 1]][0 if row == "top" else 1].append(e)
-            if not any(f["hand"].values()):
-                st.frames.pop()
             if st.hooks.on_load is not None:
                 st.hooks.on_load(st, pl.seat, pos, row, e)
 
