@@ -29,11 +29,13 @@ OUTCOMES_KEPT = 200  # positions whose decision's outcome a player can still com
 
 
 def _phase(motion: Motion) -> int:
-    """Hands follow the rules' order: the decision, then tiles sliding along the pool, then constructions."""
+    """Hands follow the rules' order: the decision, then what follows from it (tiles sliding along the pool,
+    the channel marker recharged by taking the last energy of a type from the reserve, p. 20), then
+    constructions."""
     places = " ".join(f"{st.location} {st.token}" for st in motion.steps)
     if "section:" in places or ".bound" in places or ".frame" in places:
         return 2
-    if "board.pool.t" in places:
+    if "board.pool.t" in places or ".board.channel" in places:
         return 1
     return 0
 

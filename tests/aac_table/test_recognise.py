@@ -755,6 +755,44 @@ def test_a_contributors_gain_committed_as_another_type_is_re_explained_after_her
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def _play_to_the_end(game: TableGame) -> None:
+    truth = game.truth
+    decisions = 0
+    while not truth.state.is_terminal():
+        game.play_one()
+        decisions += 1
+    game.finish(decisions)
+
+
+def test_the_seat_button_ends_its_turn_while_an_opponent_may_still_gift_energy():
+    """CLAIM (p. 17): after Ignotas's claim each opponent may place an energy into the Tile Pool, then her
+    turn goes on. On the game's last turn nobody gifted and she passed: nothing on the table shows it, and
+    her button, pressed while the controller still waited on an opponent, says her turn is over, so the
+    opponent's pass and hers are taken (identity soak, seed 40337: the last turn was never ended)."""
+    game, _ = _from_saved("last_turn_gift.json", 3, 40337)
+    _play_to_the_end(game)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+
+
+def test_the_channel_marker_is_recharged_after_the_last_energy_of_a_type_is_taken():
+    """GAIN ENERGY (p. 20): taking the last energy of a type from the reserve recharges the channel marker,
+    so a hand turns the marker after taking the energy. (The sim once turned it first: the table then
+    showed the marker turned with one energy taken, which a Magnet gained explains, and Aureon's two Roses
+    were committed as a Magnet and a Rose: identity soak, seed 40537.)"""
+    from sim.players.aac import _phase
+    from sim.players.planner import Motion, Step
+
+    flip = Motion([Step("flip", "channel:aureon:exhausted", "aureon.board.channel", extra={"to": "x"})])
+    take = Motion([Step("lift", "aureon:rose", "board.reserve"),
+                   Step("place", "aureon:rose", "aureon.board.exhausted")])
+    assert _phase(take) < _phase(flip)
+    game, _ = _from_saved("last_rose_recharge.json", 3, 40537)
+    _play_to_the_end(game)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+
+
 def test_the_seat_button_before_the_next_tile_is_revealed_ends_the_turn_at_the_claim():
     """CLAIM steps 2 and 3 (p. 17): the claimed tile replaces one of the Device's, the pool's tiles slide
     right and a tile from the deck is revealed into the empty space; step 4, the opponent may place an
