@@ -297,19 +297,8 @@ class Recogniser:
         if self._hyps and all(h.state.current_player == SIMULTANEOUS for h in self._hyps):
             return self._end_simultaneous(seat)
 
-        committed = self._committed
-        if committed.current_player not in (seat, SIMULTANEOUS) and not committed.is_terminal() \
-                and self._owns_turn(seat):
-            # another player decides within the seat's turn (an opponent offered to gift an energy after the
-            # seat's claim, p. 17): the seat done means the turn is done, those decisions the table cannot show
-            # and the seat's own after them (identity seed 40337: the game's last turn was never ended)
-            turn = committed.turn_number
-
-            def ended(state: State) -> bool:
-                return state.is_terminal() or state.turn_number != turn
-        else:
-            def ended(state: State) -> bool:
-                return state.is_terminal() or state.current_player != seat
+        def ended(state: State) -> bool:
+            return state.is_terminal() or state.current_player != seat
 
         found: list[Hypothesis] = []
         spent = 0  # one budget over every explanation, as for a snapshot: a button pressed again and again
@@ -338,12 +327,6 @@ class Recogniser:
         # decisions would assume declined what leaves no trace (a bridge token's replenish taken), so the
         # players are asked instead
         return self._settle(found, Verdict())
-
-    def _owns_turn(self, seat: int) -> bool:
-        """Is the current turn ``seat``'s: the seat deciding when the first decisions of the turn were
-        committed? (Not merely one that decided in it: an opponent who gifted an energy after the claim
-        and pressed her button is done, the turn is not.)"""
-        return bool(self._turn_marks) and self._turn_marks[0].current_player == seat
 
     def _ended_on_the_way(self, observed: Mapping[str, tuple[str, ...] | int],
                           ended: Callable[[State], bool]) -> list[Hypothesis]:

@@ -620,12 +620,17 @@ class MistakeBook:
 
     @staticmethod
     def possible(m: Mistake, truth: object) -> bool:
-        """Try the mistake on a scratch copy of the table (so picking changes nothing)."""
+        """Try the mistake on a scratch copy of the table (so picking changes nothing: not the table, and not
+        the random choices, so that making it then makes the very mistake judged here; a miniature moved to
+        another neighbouring space than the one tried was once the step back that undoes the last one,
+        p. 34, and counted a missed mistake: identity seed 40666)."""
         import copy
 
         table = truth.table  # type: ignore[attr-defined]
+        rng = truth.rng  # type: ignore[attr-defined]
         with table.lock:  # readers on other threads (a serial rig) never see the scratch attempt
             saved = copy.deepcopy(table.contents), copy.deepcopy(table.hands), dict(table.levels), table.version
+            chance = rng.getstate()
             listeners = table._listeners
             table._listeners = []
             try:
@@ -637,3 +642,4 @@ class MistakeBook:
             finally:
                 table.contents, table.hands, table.levels, table.version = saved[0], saved[1], saved[2], saved[3]
                 table._listeners = listeners
+                rng.setstate(chance)

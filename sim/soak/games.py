@@ -97,6 +97,8 @@ class TableGame:
         self.mistakes = MistakeBook(self.rng) if mistake_rate > 0 else None
         self.mistake_rate = mistake_rate
         self.in_mistake = False
+        # seats whose part of this turn ended without their button (a later move made it certain), in order
+        self.unsignalled: list[int] = []
         # the true position at the start of each turn, and the recogniser's turn starts judged against it
         self.turn_starts = TurnStarts(state)
         self.backend.start(self._snapshot, self._event)
@@ -179,9 +181,20 @@ class TableGame:
         self.turn_starts.truth_reached(truth.state)
         for step, _hold in truth.steps(motions):
             truth.perform(step)
+        if truth.state.frames and truth.state.frames[-1]["t"] == "turn":
+            self.unsignalled = []
         ended = truth.state.is_terminal() or truth.state.current_player != seat
-        if seat >= 0 and ended and (truth.state.is_terminal() or self.rng.random() < 0.5):
+        if seat < 0 or not ended:
+            return
+        if truth.state.is_terminal():
+            # no move follows the last one: each player whose last decisions nothing on the table shows (an
+            # opponent declining to gift after the claim, p. 17) says so with their button, in turn
+            for earlier in [*self.unsignalled, seat]:
+                self.press(truth.state.players[earlier].char)
+        elif self.rng.random() < 0.5:
             self.press(truth.state.players[seat].char)
+        else:
+            self.unsignalled.append(seat)
 
     def finish(self, decisions: int) -> None:
         truth = self.truth

@@ -764,11 +764,13 @@ def _play_to_the_end(game: TableGame) -> None:
     game.finish(decisions)
 
 
-def test_the_seat_button_ends_its_turn_while_an_opponent_may_still_gift_energy():
+def test_at_the_game_end_each_player_whose_last_decision_nothing_shows_presses_their_button():
     """CLAIM (p. 17): after Ignotas's claim each opponent may place an energy into the Tile Pool, then her
     turn goes on. On the game's last turn nobody gifted and she passed: nothing on the table shows it, and
-    her button, pressed while the controller still waited on an opponent, says her turn is over, so the
-    opponent's pass and hers are taken (identity soak, seed 40337: the last turn was never ended)."""
+    no move follows to make it certain, so each of those players says so with their button (the soak's
+    players once pressed only the last seat's, and the controller could not end the game: identity soak,
+    seed 40337). A button pressed while another player decides in the seat's turn ends nothing: the seat
+    may act again after the gifts."""
     game, _ = _from_saved("last_turn_gift.json", 3, 40337)
     _play_to_the_end(game)
     t = game.totals
