@@ -169,6 +169,7 @@ class Recogniser:
         self._hyps: list[Hypothesis] = [Hypothesis((), state)]
         self._turn_marks: list[State] = [state.clone()]
         self._turn_id = self._turn_key(state)
+        self._decider = (state.turn_number, state.current_player)
         self._observed: dict[str, tuple[str, ...] | int] | None = None
         self._previous: dict[str, tuple[str, ...] | int] | None = None  # the snapshot before it
         self._delta: frozenset[str] | None = None  # units whose readings differ between the two
@@ -1135,10 +1136,16 @@ class Recogniser:
         self._decided = kept
         self._committed = state
         self._since_commit = [self._observed] if self._observed is not None else []
+        decider = (state.turn_number, state.current_player)
+        if decider != self._decider:
+            # (the searched positions of the decisions before: no later snapshot starts from them, and the
+            # turn's points a re-explanation starts from are kept as marks; a whole turn's positions, other
+            # players' decisions in it included, would take the service's peak memory up by 9 MB)
+            self._decider = decider
+            self._drop_positions()
         key = self._turn_key(state)
         if key != self._turn_id:
             self._turn_id = key
-            self._drop_positions()  # (the finished turn's: an undo reaches back only within a turn)
             self._turn_marks = []
             self._turn_seen.clear()
             if self._observed is not None:
