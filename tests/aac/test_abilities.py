@@ -182,14 +182,20 @@ def test_ignotas_ii_loads_the_tile_that_started_in_position_1_p29():
     assert st.players[0].rows["ignotas.1"][0] == ["compass"]
 
 
-def test_ignotas_iii_rearranges_all_device_energy_p29():
-    """"You may rearrange all energy that are in your Device": one energy at a time, lifted out of its row
-    and loaded into any empty slot, each energy at most once, done with the hand empty."""
-    st = game(("ignotas", "aureon", "freyith"))
+def _at_tier3(char: str):
+    """``char`` (seat 0, every tier unlocked) at the end of a turn, her tier-III ability triggered."""
+    st = game((char, "aureon", "freyith"))
     unlock(st, 0, 1, 2, 3)
     st.triggered = [0]
     st.frames[-1:] = [{"t": "end", "p": 0, "stage": "tier3"}]
     done(st)
+    return st
+
+
+def test_ignotas_iii_rearranges_all_device_energy_p29():
+    """"You may rearrange all energy that are in your Device": one energy at a time, lifted out of its row
+    and loaded into any empty slot, each energy at most once, done with the hand empty."""
+    st = _at_tier3("ignotas")
     pl = st.players[0]
     before = sorted(e for t in pl.dev for r in pl.rows[t] for e in r)
     lifts = [o for o in legal(st) if o.startswith("ability rearrange_energy ")]
@@ -204,11 +210,7 @@ def test_ignotas_iii_rearranges_all_device_energy_p29():
 
 
 def test_ignotas_iii_lifts_each_energy_once_and_ends_with_the_hand_empty_p29():
-    st = game(("ignotas", "aureon", "freyith"))
-    unlock(st, 0, 1, 2, 3)
-    st.triggered = [0]
-    st.frames[-1:] = [{"t": "end", "p": 0, "stage": "tier3"}]
-    done(st)
+    st = _at_tier3("ignotas")
     pl = st.players[0]
     energy = sum(len(r) for t in pl.dev for r in pl.rows[t])
     lift = next(o for o in legal(st) if o.startswith("ability"))
@@ -289,11 +291,7 @@ def test_multanec_ii_french_only_for_a_monument():
 
 
 def test_multanec_iii_places_an_exhausted_energy_p30():
-    st = game(("multanec", "aureon", "freyith"))
-    unlock(st, 0, 1, 2, 3)
-    st.triggered = [0]
-    st.frames[-1:] = [{"t": "end", "p": 0, "stage": "tier3"}]
-    done(st)
+    st = _at_tier3("multanec")
     assert "add compass exhausted pool" in legal(st)
     play(st, "add compass exhausted pool")
     assert st.players[0].pool["compass"] == 1

@@ -20,7 +20,7 @@ from rules.core.recogniser import Recogniser
 from rules.core.verdict import Verdict
 from sim.players.aac import digest
 from sim.players.mistakes import Mistake
-from sim.soak.games import TableGame, wiring_for
+from sim.soak.games import SoakTotals, TableGame, wiring_for
 
 
 def table(players: int = 2, seed: int = 1, fidelity: str = "identity", mistakes: float = 0.0) -> TableGame:
@@ -697,6 +697,13 @@ def test_a_token_swapped_in_the_count_only_tile_pool_between_two_snapshots_is_ex
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def _two_turns_from(saved: str, players: int, seed: int) -> SoakTotals:
+    """Two turns played on from a saved soak position, as the soak plays them: its totals."""
+    game, _ = _from_saved(saved, players, seed)
+    _play_turns(game, 2)
+    return game.totals
+
+
 def test_an_energy_put_in_the_tile_pool_by_mistake_mid_reposition_spends_no_reposition():
     """REPOSITION (p. 16): place up to 2x of your energy. Aureon lifted her Magnet from the Gate; while
     she held it, a top-row energy of her Device went into the count-only Tile Pool by mistake and came
@@ -704,9 +711,7 @@ def test_an_energy_put_in_the_tile_pool_by_mistake_mid_reposition_spends_no_repo
     second reposition), but at that moment a Device energy no line lifts was off the table too: that
     snapshot tells no line apart, so the Magnet placed in the Library leaves her second reposition, and
     moving it on to the Fortress is no refusal (identity soak, seeds 40286 and 40615)."""
-    game, _ = _from_saved("reposition_mistake.json", 4, 40286)
-    _play_turns(game, 2)
-    t = game.totals
+    t = _two_turns_from("reposition_mistake.json", 4, 40286)
     assert t.mistakes >= 1  # (the one made during the reposition)
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
@@ -718,9 +723,7 @@ def test_a_bridge_benefit_taken_and_declined_when_due_is_kept_through_the_answer
     the line that declined it stands for hers (the search keeps one line per position) and must be
     carried through the answer, or only a line that chose a patron at the end of her turn is left
     (identity soak, seed 40438: Rusné was then owed a reward, and Multanec's next move refused)."""
-    game, _ = _from_saved("bridge_declined_late.json", 4, 40438)
-    _play_turns(game, 2)
-    t = game.totals
+    t = _two_turns_from("bridge_declined_late.json", 4, 40438)
     assert t.prompts >= 2  # (the bridge benefit is asked about)
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
@@ -749,9 +752,7 @@ def test_a_contributors_gain_committed_as_another_type_is_re_explained_after_her
     that commit. Her decisions are
     part of Freyith's turn, so the gain is re-explained from before it (identity soak, seed 40343: the
     flipped marker was refused)."""
-    game, _ = _from_saved("contributor_gain.json", 5, 40343)
-    _play_turns(game, 2)
-    t = game.totals
+    t = _two_turns_from("contributor_gain.json", 5, 40343)
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
