@@ -39,6 +39,9 @@ Observed = Mapping[str, tuple[str, ...] | int]
 # a snapshot the committed position does not explain: where it shows tokens that position lacks, and where
 # tokens that position has are not seen
 Evidence = tuple[Observed, list[str], list[str]]
+# an answer given: after these decisions, of these options the player named this one; and whether the options
+# were decisions of different positions (a question that mixed depths: see ``_agrees``)
+Answer = tuple[tuple[Action, ...], Action, frozenset[Action], bool]
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
@@ -185,7 +188,8 @@ class Recogniser:
         self._prompt_prefix: tuple[Action, ...] = ()  # the decisions before it
         self._prompt_extra: list[Hypothesis] = []  # explanations taking the options no kept one took
         # answers given: after these decisions, of these options the player named this one
-        self._decided: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
+        self._decided: list[Answer] = []
+        self._prompt_mixed = False
         self._prompt_seq = 0
         self._rejoin_left = 0
         self._state_key = state_key or _default_key
@@ -275,7 +279,7 @@ class Recogniser:
         others = frozenset(o.actions[0] for o in prompt.options if o.actions and o.key != key)
         before = [*self._hyps, *self._prompt_extra]  # (with the options no kept explanation had taken)
         self._prompt_extra = []
-        self._decided.append((self._prompt_prefix, option.actions[0], others))
+        self._decided.append((self._prompt_prefix, option.actions[0], others, self._prompt_mixed))
         chosen = [h for h in before if self._agrees(h)]
         chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others)
         self._prompt = None
@@ -466,8 +470,8 @@ class Recogniser:
         work: dict[str, object] = {
             "lines": [[as_json(a) for _, a in path] for path in lines],
             "answers": [{"after": [as_json(a) for a in before], "named": as_json(choice),
-                         "over": [as_json(a) for a in sorted(others, key=repr)]}
-                        for before, choice, others in self._decided],
+                         "over": [as_json(a) for a in sorted(others, key=repr)], "mixed": mixed}
+                        for before, choice, others, mixed in self._decided],
         }
         self._work = (made, work)
         return work
@@ -477,7 +481,7 @@ class Recogniser:
         explanations again, its answers stand. A line the rules no longer allow, or unreadable work, is
         left out: the table is then explained afresh, as without it."""
         hyps: list[Hypothesis] = []
-        decided: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
+        decided: list[Answer] = []
         read = self.game.action_from_json
         lines, answers = work.get("lines"), work.get("answers")
         for line in lines if isinstance(lines, list) else []:
@@ -496,7 +500,7 @@ class Recogniser:
         try:
             for answer in answers if isinstance(answers, list) else []:
                 decided.append((tuple(read(a) for a in answer["after"]), read(answer["named"]),
-                                frozenset(read(a) for a in answer["over"])))
+                                frozenset(read(a) for a in answer["over"]), answer.get("mixed") is True))
         except (ValueError, TypeError, KeyError):
             decided = []
         self._hyps = [*hyps, Hypothesis((), self._committed)]
@@ -618,9 +622,17 @@ class Recogniser:
         if not self._decided:
             return True
         acts = [a for _, a in h.path]
-        for before, choice, others in self._decided:
+        for before, choice, others, mixed in self._decided:
             n = len(before)
             if len(acts) <= n or tuple(acts[:n]) != before:
+                continue
+            if mixed:
+                # options of different positions (which action an energy activates, or a claim two decisions
+                # on): the one named was made, whatever came before it; a line with another option and not
+                # this one disagrees (identity seeds 40191, 70145: "the claim" ruled out the true line, which
+                # used another token's action first and made the claim after)
+                if choice not in acts[n:] and any(action in others for action in acts[n:]):
+                    return False
                 continue
             for action in acts[n:]:  # the order of unrelated decisions is free: the first option taken counts
                 if action == choice:
@@ -1122,17 +1134,17 @@ class Recogniser:
 
     def _commit(self, state: State, accepted: Path) -> None:
         done = tuple(a for _, a in accepted)
-        kept: list[tuple[tuple[Action, ...], Action, frozenset[Action]]] = []
-        for before, choice, others in self._decided:
+        kept: list[Answer] = []
+        for before, choice, others, mixed in self._decided:
             kinds = {choice.kind, *(o.kind for o in others)}
             if len(before) >= len(done) and before[: len(done)] == done:
-                kept.append((before[len(done):], choice, others))
+                kept.append((before[len(done):], choice, others, mixed))
             elif done[: len(before)] == before and not any(a.kind in kinds for a in done[len(before):]):
                 # committed up to here, the named decision still to come (once a decision of the kind of
                 # any option is committed, the answer was about a choice made: it binds no later one, not
                 # even another player's: "pass" named against a reward's benefit, once a reward energy is
                 # committed, would refuse the next contributor's benefit)
-                kept.append(((), choice, others))
+                kept.append(((), choice, others, mixed))
         self._decided = kept
         self._committed = state
         self._since_commit = [self._observed] if self._observed is not None else []
@@ -1261,8 +1273,10 @@ class Recogniser:
         options: list[PromptOption] = []
         first: State | None = None
         player = -1
+        positions = set()  # (where each option is decided: more than one, and the question mixes depths)
         for action, h, at in picks:
             state = self._state_at(h, at)
+            positions.add(self._state_key(state))
             if first is None:
                 first, player = state, h.path[at][0]
             options.append(PromptOption(str(len(options) + 1), Msg("{move}", move=self.game.format(action, state)),
@@ -1270,6 +1284,7 @@ class Recogniser:
         if first is None:
             first = self._state_at(hyps[0], index)
             player = first.current_player
+        self._prompt_mixed = len(positions) > 1
         self._prompt_seq += 1
         self._prompt_index = 0
         return Prompt(f"p{self._prompt_seq}", player, first.decision()["question"], tuple(options),

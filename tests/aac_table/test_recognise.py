@@ -796,6 +796,18 @@ def test_the_channel_marker_is_recharged_after_the_last_energy_of_a_type_is_take
     assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
 
 
+def test_a_question_that_mixes_depths_keeps_the_line_that_made_the_named_decision_later():
+    """CLAIM (p. 17) after two exhausted energies. Rusné exhausted her Magnet (its action moved nothing) and
+    her Compass, and claimed a tile. Asked "which action the exhausted energy activates", the options
+    mixed depths: another token's action right after the Magnet, or the claim itself; she named the claim.
+    The line that made the claim after the other action agrees: it made the named decision (identity
+    soak, seed 70145: only a line that spent the Magnet on the claim was kept, and the claim's replace and
+    the tiles revealed after it were refused six times)."""
+    t = _two_turns_from("mixed_depth_question.json", 3, 70145)
+    assert t.prompts >= 1
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_the_seat_button_before_the_next_tile_is_revealed_ends_the_turn_at_the_claim():
     """CLAIM steps 2 and 3 (p. 17): the claimed tile replaces one of the Device's, the pool's tiles slide
     right and a tile from the deck is revealed into the empty space; step 4, the opponent may place an

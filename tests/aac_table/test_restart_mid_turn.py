@@ -363,6 +363,21 @@ def test_lines_the_rules_no_longer_allow_are_left_out_of_resumed_work():
     assert recogniser.pending_work() == {"lines": [[first]], "answers": []}
 
 
+def test_an_answer_to_a_question_that_mixed_depths_is_resumed_as_such():
+    """An answer keeps whether its options were decisions of different positions (it is read another way:
+    the named decision was made, whatever came before it); work kept before that was recorded reads as
+    an ordinary answer."""
+    state = GAME.new_game(players=2, seed=3, options={})
+    recogniser = Recogniser(GAME, state.clone(), GAME.table_view(state, WIRING.specs()))
+    first, second = (GAME.action_to_json(a) for a in state.legal_actions()[:2])
+    recogniser.resume_work({"lines": [[first]], "answers": [
+        {"after": [], "named": first, "over": [second], "mixed": True},
+        {"after": [], "named": second, "over": [first]}]})
+    work = recogniser.pending_work()
+    assert work is not None
+    assert [answer["mixed"] for answer in work["answers"]] == [True, False]  # type: ignore[index, union-attr]
+
+
 def test_the_first_look_after_a_restart_searches_further_when_nothing_explains_it():
     """Seed 340 of the in-process restarts: while the service was down the players completed a section
     and took its rewards, more decisions than a snapshot's search reaches, and the restarted service
