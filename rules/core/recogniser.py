@@ -1284,7 +1284,9 @@ class Recogniser:
         if first is None:
             first = self._state_at(hyps[0], index)
             player = first.current_player
-        self._prompt_mixed = len(positions) > 1
+        # (options of one kind at different positions are one choice made at different points of the lines,
+        # such as which energy went into a slot, loaded in any order: the first taken counts for them)
+        self._prompt_mixed = len(positions) > 1 and len({action.kind for action, _, _ in picks}) > 1
         self._prompt_seq += 1
         self._prompt_index = 0
         return Prompt(f"p{self._prompt_seq}", player, first.decision()["question"], tuple(options),
