@@ -756,15 +756,6 @@ def test_a_contributors_gain_committed_as_another_type_is_re_explained_after_her
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
-def _play_to_the_end(game: TableGame) -> None:
-    truth = game.truth
-    decisions = 0
-    while not truth.state.is_terminal():
-        game.play_one()
-        decisions += 1
-    game.finish(decisions)
-
-
 def test_at_the_game_end_each_player_whose_last_decision_nothing_shows_presses_their_button():
     """CLAIM (p. 17): after Ignotas's claim each opponent may place an energy into the Tile Pool, then her
     turn goes on. On the game's last turn nobody gifted and she passed: nothing on the table shows it, and
@@ -773,7 +764,7 @@ def test_at_the_game_end_each_player_whose_last_decision_nothing_shows_presses_t
     seed 40337). A button pressed while another player decides in the seat's turn ends nothing: the seat
     may act again after the gifts."""
     game, _ = _from_saved("last_turn_gift.json", 3, 40337)
-    _play_to_the_end(game)
+    game.play()  # (to the end, then the final position judged)
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
 
@@ -791,7 +782,7 @@ def test_the_channel_marker_is_recharged_after_the_last_energy_of_a_type_is_take
                    Step("place", "aureon:rose", "aureon.board.exhausted")])
     assert _phase(take) < _phase(flip)
     game, _ = _from_saved("last_rose_recharge.json", 3, 40537)
-    _play_to_the_end(game)
+    game.play()  # (to the end, then the final position judged)
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
 
