@@ -76,6 +76,9 @@ class Hypothesis:
     seen: int = 0  # snapshots this line of decisions has explained, in order (evidence beyond the latest)
     # the position one decision earlier, when the table was last seen part-way from it to this one
     before: State | None = None
+    # of those snapshots, the ones it explained only with tokens in a hand or a move part-way (of two lines
+    # to the same position, the one the table showed at each step is likelier: presence seed 100)
+    held: int = 0
 
 
 @dataclass
@@ -150,6 +153,7 @@ class Settings:
     unwatched_budget: int = 1500  # states expanded to find them, over every explanation
     unwatched_step_budget: int = 150  # of which, from one point of an explanation
     unwatched_from: int = 3  # explanations searched for them (best first)
+    go_on_budget: int = 64  # positions tried to carry an explanation's later decisions on after a detour
     unwatched_away: int = 2  # how far from the table (places whose tokens differ) a detour may go
     unwatched_reach: int = 3  # when nothing explains that first look: searched again this many times deeper
 
@@ -352,7 +356,7 @@ class Recogniser:
             for at, (_seat, action) in enumerate(h.path[:-1], start=1):
                 node, _ = self._child(node, action)
                 if ended(node.state) and self._compare(node.state, observed).exact:
-                    here = Hypothesis(h.path[:at], node.state, h.seen)
+                    here = Hypothesis(h.path[:at], node.state, h.seen, held=h.held)
                     break
             if here is None or (found is not None and self._key(here.state) != self._key(found.state)):
                 return []
@@ -579,7 +583,9 @@ class Recogniser:
         self._widen = False
         if self._unwatched:
             self._unwatched = False
-            best = [*best, *self._detours(best, observed)]
+            # (from every line, not one per position: a detour may need a choice that the shortest line to
+            # the same position did not make, a bridge's benefit taken for its extra steps (service seed 913))
+            best = [*best, *self._detours(self._consistent(matches), observed)]
         shortest = min(len(m.path) for m in best)
         settled = [m for m in best if not self._in_hand(m.state)]
         moving = [p for p in partial if len(p.path) <= shortest]
@@ -828,9 +834,10 @@ class Recogniser:
         cmp0 = self._compare(start.state, observed)
         result = SearchResult([], [], [(cmp0.score, start, cmp0)], 0)
         if cmp0.exact and (goal is None or goal(start.state)):
-            result.matches.append(Hypothesis(start.path, start.state, start.seen + 1))
+            result.matches.append(Hypothesis(start.path, start.state, start.seen + 1, held=start.held))
             return result
-        again = Hypothesis(start.path, start.state, start.seen + 1, start.before)
+        held = start.held + 1  # (a move in progress found by this search: the snapshot showed it unfinished)
+        again = Hypothesis(start.path, start.state, start.seen + 1, start.before, held)
         hands = goal is None and not swapping  # (moves in progress are looked for; a swap is looked for whole)
         if hands and start.before is not None and self._still_between(start.before, root, cmp0, observed):
             # the hand may still be carrying out this decision (several tokens, over several snapshots); the
@@ -883,7 +890,7 @@ class Recogniser:
                     if hands and not cmp2.exact and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
                         going.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
-                                                kid.state, start.seen + 1, state))
+                                                kid.state, start.seen + 1, state, held))
                     further = cmp2.score > cmp.score
                     if further and (not swapping or id(hyp) in swapped
                                     or not further_only_at_counts(self.view.units, cmp, cmp2)):
@@ -891,7 +898,8 @@ class Recogniser:
                     if kid.key in visited:
                         continue  # reached already by a path at most as short
                     visited.add(kid.key)
-                    h2 = Hypothesis((*hyp.path, (_who(state, decider, action), action)), kid.state, start.seen + 1)
+                    h2 = Hypothesis((*hyp.path, (_who(state, decider, action), action)), kid.state, start.seen + 1,
+                                    held=start.held)
                     if further or id(hyp) in swapped:
                         swapped.add(id(h2))
                     # (followed only where a sensor can miss a change: otherwise not worth the time)
@@ -905,7 +913,7 @@ class Recogniser:
                         continue
                     if (hands and cmp2.missing_only and cmp2.score <= settings.max_in_hand
                             and id(hyp) not in chained):
-                        result.partial.append(h2)
+                        result.partial.append(replace(h2, held=held))
                     if vanishing and cmp2.extra == cmp.extra and cmp2.missing == cmp.missing:
                         chained.add(id(h2))
                         level.append((h2, kid, cmp2))  # (searched at this level, after the rest of it)
@@ -919,7 +927,7 @@ class Recogniser:
                 if len(going) > settings.max_between:
                     # too many to keep (choices the table cannot show yet, such as which energy paid):
                     # the position before them stands for all, and is searched again at the next snapshot
-                    result.partial.append(Hypothesis(hyp.path, state, start.seen + 1, hyp.before))
+                    result.partial.append(Hypothesis(hyp.path, state, start.seen + 1, hyp.before, held))
                 else:
                     result.partial.extend(going)
             if result.matches:
@@ -971,7 +979,8 @@ class Recogniser:
                 detours, used = self._returns(states[at], spend)
                 left -= used
                 for steps, end in detours:
-                    line = self._go_on(Hypothesis((*h.path[:at], *steps), end, h.seen), h.path[at:], observed)
+                    line = self._go_on(Hypothesis((*h.path[:at], *steps), end, h.seen, held=h.held), h.path[at:],
+                                       observed)
                     if line is None:
                         continue
                     key = self._key(line.state)
@@ -983,18 +992,31 @@ class Recogniser:
     def _go_on(self, start: Hypothesis, rest: Path, observed: Mapping[str, tuple[str, ...] | int]
                ) -> Hypothesis | None:
         """``start`` followed by ``rest``, where the table allows: a decision the detour made unneeded (a move
-        ended by its last step needs no "pass") is left out; the line must end at the table."""
-        state = start.state.clone()
-        path = list(start.path)
-        for who, action in rest:
+        ended by its last step needs no "pass") is left out; the line must end at the table. A decision
+        still legal may be one of those too (the "pass" that ended the move would now end the turn: service
+        seed 913), so each is also tried left out, within ``go_on_budget`` positions."""
+        left = self.settings.go_on_budget
+
+        def walk(state: State, path: tuple[tuple[int, Action], ...], at: int
+                 ) -> tuple[tuple[tuple[int, Action], ...], State] | None:
+            nonlocal left
+            if at == len(rest):
+                return (path, state) if self._compare(state, observed).exact else None
+            if left <= 0:
+                return None
+            left -= 1
+            who, action = rest[at]
+            taken = state.clone()
             try:
-                state.apply(action)
+                taken.apply(action)
             except IllegalAction:
-                continue
-            path.append((who, action))
-        if not self._compare(state, observed).exact:
+                return walk(state, path, at + 1)
+            return walk(taken, (*path, (who, action)), at + 1) or walk(state, path, at + 1)
+
+        found = walk(start.state, start.path, 0)
+        if found is None:
             return None
-        return Hypothesis(tuple(path), state, start.seen)
+        return Hypothesis(found[0], found[1], start.seen, held=start.held)
 
     def _returns(self, start: State, budget: int) -> tuple[list[tuple[Path, State]], int]:
         """Ways the player in play can leave ``start``'s table and come back to it in another position,
@@ -1130,7 +1152,7 @@ class Recogniser:
         for _, action in accepted:
             base.apply(action)
         self._commit(base, accepted)
-        return accepted, [Hypothesis(h.path[index:], h.state, h.seen, h.before) for h in hyps]
+        return accepted, [Hypothesis(h.path[index:], h.state, h.seen, h.before, h.held) for h in hyps]
 
     def _commit(self, state: State, accepted: Path) -> None:
         done = tuple(a for _, a in accepted)
@@ -1178,11 +1200,12 @@ class Recogniser:
         return state.turn_number
 
     def _dedupe(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
-        """Explanations that lead to the same game state are one: keep the best evidenced, then the shortest."""
+        """Explanations that lead to the same game state are one: keep the best evidenced (then the one the
+        table showed finished most often), then the shortest."""
         if len(hyps) <= 1:
             return hyps
         first: dict[object, Hypothesis] = {}
-        for h in sorted(hyps, key=_rank):
+        for h in sorted(hyps, key=lambda h: (-h.seen, h.held, len(h.path))):
             key = self._key(h.state)
             if key not in first:
                 first[key] = h
@@ -1437,7 +1460,7 @@ class Recogniser:
             nxt: list[tuple[State, Path]] = []
             for state, path in level:
                 if self._state_key(state) == goal:
-                    return Hypothesis(path, state, h.seen)
+                    return Hypothesis(path, state, h.seen, held=h.held)
                 if depth == self.settings.through_depth or state.is_terminal():
                     continue
                 for action in state.legal_actions():
@@ -1496,7 +1519,7 @@ class Recogniser:
                 state.apply(action)
         except IllegalAction:
             return None
-        return Hypothesis(tuple(path), state, h.seen)
+        return Hypothesis(tuple(path), state, h.seen, held=h.held)
 
     def _reexplain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         """Explain the table from an earlier point of this turn when the committed choices cannot.

@@ -98,6 +98,7 @@ class DirectBackend:
         self._last: dict[str, Reading] | None = None
         self._on_snapshot: SnapshotCallback | None = None
         self._on_event: EventCallback | None = None
+        self._unwatched = False  # stopped since the last snapshot: the next one says so, as the HAL's does
         table.subscribe(self._changed)
 
     def readings(self) -> dict[str, Reading]:
@@ -108,7 +109,10 @@ class DirectBackend:
         self._emit_snapshot()
 
     def stop(self) -> None:
+        """Nothing is reported until ``start``; the first snapshot after it is marked ``unwatched`` (what
+        the table did meanwhile shows only as its sum, as after boards out of reach)."""
         self._on_snapshot = self._on_event = None
+        self._unwatched = True
 
     def show(self, frame: LedFrame) -> None:
         self.frame = frame
@@ -127,7 +131,8 @@ class DirectBackend:
             return
         self._last = now
         self.snapshots += 1
-        self._on_snapshot(Snapshot(self.snapshots, now))
+        unwatched, self._unwatched = self._unwatched, False
+        self._on_snapshot(Snapshot(self.snapshots, now, unwatched=unwatched))
 
     def _event(self, location: str, kind: str) -> None:
         if self._on_event is not None:

@@ -619,6 +619,21 @@ def test_a_move_in_progress_that_explains_all_but_a_hands_tokens_is_kept_before_
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def test_of_two_lines_to_one_position_the_one_the_table_showed_finished_is_taken():
+    """ACTIONS (p. 14) and ADVANCE (p. 12): Freyith exhausted her Magnet into her Exhausted Pool, which a
+    presence-only table does not sense, and took a Move of no steps. All through Multanec's next turn the
+    table matched that line exactly; a line without that exhaust matched it only with the Magnet "in a
+    hand". On Freyith's next turn her slides pushed that position's energy out to the same pool, so both
+    lines reached one position, and the shorter was kept: Multanec's turn had started from a position
+    the players never reached (presence soak, seed 100, turn 5). Of two lines to one position, the one
+    with fewer snapshots explained by tokens in a hand is now kept."""
+    game = table(2, seed=100, fidelity="presence", mistakes=0.005)
+    _play_turns(game, 7)
+    assert [a.kind for _, a in game.truth.state.history[:80]].count("slide") >= 4
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_a_long_move_after_answered_questions_is_committed_as_it_goes():
     """MONUMENT SECTION COMPLETION (p. 18-19): Freyith's wild energy completed the Forge's section; the
     table cannot show which of her energies she binds nor whether she exhausts or activates her rose there,
@@ -670,6 +685,39 @@ def test_a_character_off_a_fork_and_back_while_nobody_watched_is_asked_about():
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     assert any(Action("step", ("fortress.east",)) in options for _, options in asked), asked
+
+
+def test_a_detour_made_with_a_bridge_benefits_extra_step_while_nobody_watched_is_asked_about():
+    """MOVE YOUR CHARACTER (p. 24) and bridge tokens (p. 24): Ignotas landed on a bridge and took its
+    benefit, stepped onto the ship's fork (seen), and then, while every sensor board was out of reach for
+    a second, used her last step to go east and back onto the fork: she ends facing the other way. The
+    line that declined the benefit reaches the same position without the detour and is shorter, so it
+    stood for both (one line per position), and it has no step left for a detour; the line that took the
+    benefit, carried on past the detour, had a "pass" left over that now ended her turn. The service kept
+    the facing she never had (service soak, seed 913, last turn of the game). Detours are now looked for
+    from every line, and decisions a detour made unneeded may be left out even while still legal."""
+    data = json.loads((Path(__file__).parent / "data" / "bridge_detour_unwatched.json").read_text())
+    game_def = rules.load("aac")
+    start = game_def.state_from_json(data["state"])
+    assert isinstance(start, AacState)
+    game = TableGame(3, 913, wiring_for("identity"), mistake_rate=0.0, start=start)
+    todo = [game_def.action_from_json(action) for action in data["turn"]]
+    assert [str(a) for a in todo[3:6]] == ["Action(step, 'ship.fork')", "Action(step, 'ship.east')",
+                                          "Action(step, 'ship.fork')"]
+    game.truth.choose = lambda: todo.pop(0)  # type: ignore[method-assign]
+    for _ in range(4):  # the slide, the step onto the bridge, its benefit taken, the step onto the fork
+        game.step()
+    game.backend.stop()  # the boards out of reach: the next snapshot is marked unwatched
+    game.step()
+    game.step()
+    game.backend.start(game._snapshot, game._event)
+    while todo:
+        game.step()
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    ignotas = game.recogniser.state.players[2]
+    assert (ignotas.space, ignotas.came_from) == ("ship.fork", "ship.east")
+    assert game.recogniser.state.fingerprint() == game.truth.state.fingerprint()
 
 
 def test_a_token_swapped_in_the_count_only_tile_pool_between_two_snapshots_is_explained():
