@@ -403,6 +403,9 @@ class Mosquitto:
 # -- the service process ---------------------------------------------------------------------------
 
 
+KILL_REAP_S = 60.0  # longest wait for a killed service to be reaped
+
+
 class ServiceProcess:
     """``aetherlink run`` in its own process; each run's stderr goes to its own log file."""
 
@@ -437,10 +440,13 @@ class ServiceProcess:
         return None
 
     def kill9(self) -> None:
+        """SIGKILL, then wait for the process to be gone (its journal is opened again by the next start).
+        At a load average of 15 a killed service once took over 10 s to be reaped (service seeds 926, 927,
+        934): the fault then failed and the service stayed down until the next one, so the wait is long."""
         process, self.process = self.process, None
         if process is not None and process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
-            process.wait(10)
+            process.wait(KILL_REAP_S)
 
     def stop(self) -> None:
         process, self.process = self.process, None
