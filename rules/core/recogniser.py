@@ -976,7 +976,10 @@ class Recogniser:
                 if left <= 0:
                     return found
                 spend = min(left, settings.unwatched_step_budget)
-                detours, used = self._returns(states[at], spend)
+                # (back to this point's table, or to the next one's: a detour's last step can end the move
+                # and do what the line's next decision did, a section constructed after it: service seed 965)
+                nxt = self._node(states[at + 1]).exp if at < len(h.path) else None
+                detours, used = self._returns(states[at], spend, nxt)
                 left -= used
                 for steps, end in detours:
                     line = self._go_on(Hypothesis((*h.path[:at], *steps), end, h.seen, held=h.held), h.path[at:],
@@ -1018,15 +1021,26 @@ class Recogniser:
             return None
         return Hypothesis(found[0], found[1], start.seen, held=start.held)
 
-    def _returns(self, start: State, budget: int) -> tuple[list[tuple[Path, State]], int]:
-        """Ways the player in play can leave ``start``'s table and come back to it in another position,
-        within ``unwatched_depth`` decisions of that player's turn; and the states expanded."""
+    def _returns(self, start: State, budget: int, also: Mapping[str, tuple[str, ...]] | None = None
+                 ) -> tuple[list[tuple[Path, State]], int]:
+        """Ways the player in play can leave ``start``'s table and come back to it (or to ``also``, the
+        table one decision on) in another position, within ``unwatched_depth`` decisions of that player's
+        turn; and the states expanded."""
         if start.is_terminal():
             return [], 0
         settings = self.settings
         player, turn = start.current_player, self._turn_key(start)
         root = self._node(start)
         target = root.exp
+        ahead = frozenset(u for u, _ in target.items() ^ also.items()) if also is not None else frozenset()
+
+        def off(exp: Mapping[str, tuple[str, ...]], moved: AbstractSet[str]) -> int:
+            """Places out of place: against the start's table, or the next one's, whichever is closer."""
+            away = sum(1 for u in moved if exp.get(u) != target.get(u))
+            if also is not None and away:
+                away = min(away, sum(1 for u in moved | ahead if exp.get(u) != also.get(u)))
+            return away
+
         out: list[tuple[Path, State]] = []
         visited = {root.key}  # (positions by table and hidden state, as ``_search`` tells them apart)
         level: list[tuple[Path, _Node, frozenset[str]]] = [((), root, frozenset())]
@@ -1047,7 +1061,7 @@ class Recogniser:
                     if not changed and not touched:
                         continue  # decisions the table cannot see at all are the quiet phase's (``_search``)
                     moved = touched | changed
-                    away = sum(1 for u in moved if kid.exp.get(u) != target.get(u))
+                    away = off(kid.exp, moved)
                     if away > settings.unwatched_away:
                         continue
                     if kid.key in visited:

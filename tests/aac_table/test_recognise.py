@@ -720,6 +720,35 @@ def test_a_detour_made_with_a_bridge_benefits_extra_step_while_nobody_watched_is
     assert game.recogniser.state.fingerprint() == game.truth.state.fingerprint()
 
 
+def test_a_detour_whose_last_step_ends_the_move_while_nobody_watched_is_asked_about():
+    """Contributing to a monument section (p. 19): Multanec took the benefit, a move, stepped to the ship's
+    fork (seen) and, while a board's link was lost for a second, went west and back. That last step used
+    her last space, so the move ended and the section was constructed at once: the table she came back
+    to was not the one she left but the one after the decision that ends the move ("pass"), and no
+    detour was found; the service kept the facing she never had (service soak, seed 965, turn 25).
+    A detour may now come back to the table one decision on."""
+    data = json.loads((Path(__file__).parent / "data" / "benefit_detour_unwatched.json").read_text())
+    game_def = rules.load("aac")
+    start = game_def.state_from_json(data["state"])
+    assert isinstance(start, AacState)
+    game = TableGame(4, 965, wiring_for("identity"), mistake_rate=0.0, start=start)
+    todo = [game_def.action_from_json(action) for action in data["turn"]]
+    assert [str(a) for a in todo[3:]] == ["Action(step, 'ship.west')", "Action(step, 'ship.fork')"]
+    choose = game.truth.choose
+    game.truth.choose = lambda: todo.pop(0) if todo else choose()  # type: ignore[method-assign]
+    for _ in range(3):  # the benefit taken, the step onto ship.a, the step onto the fork
+        game.step()
+    game.backend.stop()  # a board out of reach: the next snapshot is marked unwatched
+    game.step()
+    game.step()
+    game.backend.start(game._snapshot, game._event)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    multanec = game.recogniser.state.players[3]
+    assert multanec.came_from == game.truth.state.players[3].came_from
+
+
 def test_a_token_swapped_in_the_count_only_tile_pool_between_two_snapshots_is_explained():
     """REPOSITION (p. 16): place up to 2x of your energy from the Tile Pool and incomplete Monument sections
     into the Tile Pool, Monument spaces and Achievements. Ignotas moved her Rose from the Library into the
