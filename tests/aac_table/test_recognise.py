@@ -687,6 +687,27 @@ def test_a_character_off_a_fork_and_back_while_nobody_watched_is_asked_about():
     assert any(Action("step", ("fortress.east",)) in options for _, options in asked), asked
 
 
+def _detour_unwatched(saved: str, players: int, seed: int, watched: int) -> TableGame:
+    """A service soak's turn replayed from its saved position: its first ``watched`` decisions seen, the
+    next two made while the boards were out of reach (the next snapshot is marked unwatched), then the
+    rest of the turn and the sim players' own decisions."""
+    data = json.loads((Path(__file__).parent / "data" / saved).read_text())
+    game_def = rules.load("aac")
+    start = game_def.state_from_json(data["state"])
+    assert isinstance(start, AacState)
+    game = TableGame(players, seed, wiring_for("identity"), mistake_rate=0.0, start=start)
+    todo = [game_def.action_from_json(action) for action in data["turn"]]
+    choose = game.truth.choose
+    game.truth.choose = lambda: todo.pop(0) if todo else choose()  # type: ignore[method-assign]
+    for _ in range(watched):
+        game.step()
+    game.backend.stop()
+    game.step()
+    game.step()
+    game.backend.start(game._snapshot, game._event)
+    return game
+
+
 def test_a_detour_made_with_a_bridge_benefits_extra_step_while_nobody_watched_is_asked_about():
     """MOVE YOUR CHARACTER (p. 24) and bridge tokens (p. 24): Ignotas landed on a bridge and took its
     benefit, stepped onto the ship's fork (seen), and then, while every sensor board was out of reach for
@@ -696,22 +717,11 @@ def test_a_detour_made_with_a_bridge_benefits_extra_step_while_nobody_watched_is
     benefit, carried on past the detour, had a "pass" left over that now ended her turn. The service kept
     the facing she never had (service soak, seed 913, last turn of the game). Detours are now looked for
     from every line, and decisions a detour made unneeded may be left out even while still legal."""
-    data = json.loads((Path(__file__).parent / "data" / "bridge_detour_unwatched.json").read_text())
-    game_def = rules.load("aac")
-    start = game_def.state_from_json(data["state"])
-    assert isinstance(start, AacState)
-    game = TableGame(3, 913, wiring_for("identity"), mistake_rate=0.0, start=start)
-    todo = [game_def.action_from_json(action) for action in data["turn"]]
-    assert [str(a) for a in todo[3:6]] == ["Action(step, 'ship.fork')", "Action(step, 'ship.east')",
-                                          "Action(step, 'ship.fork')"]
-    game.truth.choose = lambda: todo.pop(0)  # type: ignore[method-assign]
-    for _ in range(4):  # the slide, the step onto the bridge, its benefit taken, the step onto the fork
-        game.step()
-    game.backend.stop()  # the boards out of reach: the next snapshot is marked unwatched
-    game.step()
-    game.step()
-    game.backend.start(game._snapshot, game._event)
-    while todo:
+    # the slide, the step onto the bridge, its benefit taken, the step onto the fork; then east and back
+    game = _detour_unwatched("bridge_detour_unwatched.json", 3, 913, watched=4)
+    assert [a for _, a in game.truth.state.history[-2:]] == [Action("step", ("ship.east",)),
+                                                           Action("step", ("ship.fork",))]
+    while game.truth.state.current_player == 2 and not game.truth.state.is_terminal():
         game.step()
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
@@ -727,21 +737,10 @@ def test_a_detour_whose_last_step_ends_the_move_while_nobody_watched_is_asked_ab
     to was not the one she left but the one after the decision that ends the move ("pass"), and no
     detour was found; the service kept the facing she never had (service soak, seed 965, turn 25).
     A detour may now come back to the table one decision on."""
-    data = json.loads((Path(__file__).parent / "data" / "benefit_detour_unwatched.json").read_text())
-    game_def = rules.load("aac")
-    start = game_def.state_from_json(data["state"])
-    assert isinstance(start, AacState)
-    game = TableGame(4, 965, wiring_for("identity"), mistake_rate=0.0, start=start)
-    todo = [game_def.action_from_json(action) for action in data["turn"]]
-    assert [str(a) for a in todo[3:]] == ["Action(step, 'ship.west')", "Action(step, 'ship.fork')"]
-    choose = game.truth.choose
-    game.truth.choose = lambda: todo.pop(0) if todo else choose()  # type: ignore[method-assign]
-    for _ in range(3):  # the benefit taken, the step onto ship.a, the step onto the fork
-        game.step()
-    game.backend.stop()  # a board out of reach: the next snapshot is marked unwatched
-    game.step()
-    game.step()
-    game.backend.start(game._snapshot, game._event)
+    # the benefit taken, the step onto ship.a, the step onto the fork; then west and back
+    game = _detour_unwatched("benefit_detour_unwatched.json", 4, 965, watched=3)
+    assert [a for _, a in game.truth.state.history[-2:]] == [Action("step", ("ship.west",)),
+                                                           Action("step", ("ship.fork",))]
     _play_turns(game, 2)
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
