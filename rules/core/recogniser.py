@@ -1000,8 +1000,7 @@ class Recogniser:
         seed 913), so each is also tried left out, within ``go_on_budget`` positions."""
         left = self.settings.go_on_budget
 
-        def walk(state: State, path: tuple[tuple[int, Action], ...], at: int
-                 ) -> tuple[tuple[tuple[int, Action], ...], State] | None:
+        def walk(state: State, path: Path, at: int) -> tuple[Path, State] | None:
             nonlocal left
             if at == len(rest):
                 return (path, state) if self._compare(state, observed).exact else None
