@@ -1165,7 +1165,7 @@ class Recogniser:
         for _, action in accepted:
             base.apply(action)
         self._commit(base, accepted)
-        return accepted, [Hypothesis(h.path[index:], h.state, h.seen, h.before, h.held) for h in hyps]
+        return accepted, [replace(h, path=h.path[index:]) for h in hyps]
 
     def _commit(self, state: State, accepted: Path) -> None:
         done = tuple(a for _, a in accepted)
@@ -1218,7 +1218,7 @@ class Recogniser:
         if len(hyps) <= 1:
             return hyps
         first: dict[object, Hypothesis] = {}
-        for h in sorted(hyps, key=lambda h: (-h.seen, h.held, len(h.path))):
+        for h in sorted(hyps, key=_rank_for_position):
             key = self._key(h.state)
             if key not in first:
                 first[key] = h
@@ -1669,6 +1669,11 @@ def _who(state: State, decider: int, action: Action) -> int:
 
 def _rank(h: Hypothesis) -> tuple[int, int]:
     return (-h.seen, len(h.path))
+
+
+def _rank_for_position(h: Hypothesis) -> tuple[int, int, int]:
+    """Of lines to one position: the best evidenced, then the one the table showed finished most often."""
+    return (-h.seen, h.held, len(h.path))
 
 
 def digest(key: object) -> str:
