@@ -82,6 +82,14 @@ def _run(args: argparse.Namespace) -> int:
 
             probe = timing_probe.from_environ(choice.config)  # None unless a benchmark asks for it
             service = Service(choice.config)
+
+            def on_signal(signum: int, frame: FrameType | None) -> None:
+                service.stop()
+
+            # (before start: "online" is published during it, and a SIGTERM right after, as a test's or
+            # systemd's stop, killed the process without its shutdown; a Stop queued now ends ``run``)
+            signal.signal(signal.SIGTERM, on_signal)
+            signal.signal(signal.SIGINT, on_signal)
             service.start()
             if probe is not None:
                 probe.attach(service.core)
@@ -97,11 +105,6 @@ def _run(args: argparse.Namespace) -> int:
             print(f"aetherlink: journal error: {exc}", file=sys.stderr)
             return EX_IOERR
 
-        def on_signal(signum: int, frame: FrameType | None) -> None:
-            service.stop()
-
-        signal.signal(signal.SIGTERM, on_signal)
-        signal.signal(signal.SIGINT, on_signal)
         try:
             service.run()
         except JournalError as exc:
