@@ -154,6 +154,10 @@ class Settings:
     unwatched_step_budget: int = 150  # of which, from one point of an explanation
     unwatched_from: int = 3  # explanations searched for them (best first)
     go_on_budget: int = 64  # positions tried to carry an explanation's later decisions on after a detour
+    # when a seat's button finds no end: a kept line's decision made otherwise (a bridge declined where its gain
+    # was set aside), then the rest of the line; decisions in the choice made otherwise, and states expanded
+    end_splice_depth: int = 2
+    end_splice_budget: int = 1500
     unwatched_away: int = 2  # how far from the table (places whose tokens differ) a detour may go
     unwatched_reach: int = 3  # when nothing explains that first look: searched again this many times deeper
 
@@ -323,6 +327,8 @@ class Recogniser:
                 found.extend(res.matches)
         if not found and self._observed is not None:
             found = self._ended_on_the_way(self._observed, ended)
+        if not found and self._observed is not None:
+            found = self._ended_otherwise(self._observed, ended)
         if not found:
             note = _NO_END
             if self._observed is not None and not self._compare(self._committed, self._observed).exact:
@@ -363,6 +369,76 @@ class Recogniser:
             if found is None:
                 found = here
         return [found] if found is not None else []
+
+    def _ended_otherwise(self, observed: Mapping[str, tuple[str, ...] | int],
+                         ended: Callable[[State], bool]) -> list[Hypothesis]:
+        """Kept lines with one choice made otherwise (or one more made) that end the seat's part at the table.
+
+        A choice the table shows only as a hand at work stays one: a bridge's gain is set aside from the
+        energy reserve, which only counts, so the token looks lifted to be placed somewhere, and the line
+        that declined the bridge explained every later snapshot (the Advance's loads) with it "in a hand".
+        Only the seat's button tells: no kept line ends at a table one token short there (identity seed
+        70141). At each point of the best kept lines, up to ``end_splice_depth`` decisions whose last
+        changes a place where the table differs replace the line's decision there or come before it; the
+        rest of the line follows, then the decisions that end the seat's part."""
+        settings = self.settings
+        left = settings.end_splice_budget
+        found: list[Hypothesis] = []
+        known: set[object] = set()
+        for h in self._hyps[:settings.unwatched_from]:
+            cmp = self._compare(h.state, observed)
+            differ = {*cmp.extra, *cmp.missing}
+            if not differ:
+                continue  # (at the table, but no end from it: another choice would move something)
+            nodes = [self._node(self._committed)]
+            for _, action in h.path:
+                nodes.append(self._child(nodes[-1], action)[0])
+            for at, node in enumerate(nodes):
+                choices, used = self._changing(node, differ, settings.end_splice_depth, left)
+                left -= used
+                for steps in choices:
+                    for upto in (at, at - 1):  # (in place of the line's decision here, or before it)
+                        if upto == len(h.path):
+                            continue
+                        line = self._spliced(h, at, steps, node.state, upto=upto)
+                        if line is None or left <= 0:
+                            continue
+                        res = self._search(line, observed, goal=ended, budget=min(left, settings.budget))
+                        left -= max(res.expansions, 1)
+                        for m in res.matches:
+                            if (key := self._key(m.state)) not in known:
+                                known.add(key)
+                                found.append(m)
+                if left <= 0:
+                    return found
+        return found
+
+    def _changing(self, node: _Node, places: AbstractSet[str], depth: int, budget: int) -> tuple[list[Path], int]:
+        """Sequences of up to ``depth`` decisions from ``node`` whose last changes one of ``places``, and the
+        states expanded (at most ``budget``)."""
+        found: list[Path] = []
+        spent = 0
+        level: list[tuple[Path, _Node]] = [((), node)]
+        for _ in range(depth):
+            nxt: list[tuple[Path, _Node]] = []
+            for path, at in level:
+                state = at.state
+                if state.is_terminal():
+                    continue
+                if at.actions is None:
+                    at.actions = state.legal_actions()
+                for action in at.actions:
+                    if spent >= budget:
+                        return found, spent
+                    spent += 1
+                    kid, changed = self._child(at, action)
+                    step = (*path, (_who(state, state.current_player, action), action))
+                    if changed & places:
+                        found.append(step)
+                    else:
+                        nxt.append((step, kid))
+            level = nxt
+        return found, spent
 
     def _end_simultaneous(self, seat: int) -> Verdict:
         """Everyone acts at once: the seat's button says the invisible decisions that end its part.

@@ -780,6 +780,23 @@ def _two_turns_from(saved: str, players: int, seed: int) -> SoakTotals:
     return game.totals
 
 
+def test_a_bridge_gain_set_aside_from_the_counted_reserve_is_found_when_the_seat_ends_its_turn():
+    """A Bridge Token's benefit (p. 24) may be to gain an energy; Rusné's ability II (pp. 28-31): "each time
+    you gain an energy, set it aside". She took a Magnet from the energy reserve, which only counts, and held
+    it aside while she loaded her Device (the Advance). The table showed the reserve one lower, which the line
+    that declined the bridge explains as a token in a hand, and it explained every load after it. At her
+    button no end matched the table one token short: "put back 1 token(s) in the energy reserve" (identity
+    soak, seed 70141). The bridge taken, with the gain asked about, explains it."""
+    game, _ = _from_saved("bridge_gain_aside.json", 3, 70141)
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    gains = [(done, options) for done, options in asked if done is not None and done.kind == "gain"]
+    assert any(done == Action("gain", ("magnet",)) and done in options for done, options in gains), asked
+    assert game.recogniser.state.fingerprint() == game.truth.state.fingerprint()
+
+
 def test_an_energy_put_in_the_tile_pool_by_mistake_mid_reposition_spends_no_reposition():
     """REPOSITION (p. 16): place up to 2x of your energy. Aureon lifted her Magnet from the Gate; while
     she held it, a top-row energy of her Device went into the count-only Tile Pool by mistake and came
