@@ -1491,7 +1491,7 @@ class Recogniser:
             at = next((i for i in range(n, len(h.path)) if h.path[i][1] in others), None)
             if at is None or any(a == choice for _, a in h.path[n:at]):
                 continue
-            line = self._through(h, at, choice, reached)
+            line = self._made_first(h, at, choice) or self._through(h, at, choice, reached)
             if line is None:
                 continue
             key = self._key(line.state)
@@ -1499,6 +1499,33 @@ class Recogniser:
                 kept.add(key)
                 found.append(line)
         return found
+
+    def _made_first(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
+        """``h`` with its own later ``choice`` made at ``at``, before the decisions it followed, when each
+        shows on the table and the new order reaches the same position.
+
+        Of two orders of the same loads only one is kept per position: Rusné loaded a Wild and then a
+        Rose from the Tile Pool, which only counts, into her presence-only Device, and the line kept had
+        the Rose first. Asked which came first, she said the Wild: without this her two loads were
+        carried on as a Wild moved up from her bottom row and a Compass loaded in its place (mixed
+        soak, seed 300030)."""
+        who = h.path[at][0]  # (the same player's: another contributor's same reward is not hers)
+        later = next((i for i in range(at + 1, len(h.path)) if h.path[i] == (who, choice)), None)
+        if later is None:
+            return None
+        start = self._state_at(h, at)
+        node = self._node(start)
+        for _, action in h.path[at:later + 1]:
+            node, changed = self._child(node, action)
+            if not changed:
+                # (only decisions the table saw made, one after another: an invisible choice named first, a
+                # benefit's upgrade, may be one the player has not made yet, and a question about it would
+                # come before she did (mixed soak, seed 200, game 207))
+                return None
+        line = self._spliced(h, at, (h.path[later], *h.path[at:later]), start, upto=later)
+        if line is None or self._state_key(line.state) != self._state_key(h.state):
+            return None
+        return line
 
     def _through(self, h: Hypothesis, at: int, alt: Action,
                  reached: dict[tuple[object, Action], dict[object, Path]]) -> Hypothesis | None:

@@ -797,6 +797,22 @@ def test_a_bridge_gain_set_aside_from_the_counted_reserve_is_found_when_the_seat
     assert game.recogniser.state.fingerprint() == game.truth.state.fingerprint()
 
 
+def test_the_answer_naming_a_later_load_first_keeps_the_same_loads_in_that_order():
+    """ADVANCE (p. 15): load tiles that entered your Device, from the Tile Pool among other places. Rusné
+    loaded a Wild, then a Rose, from the count-only Tile Pool into her presence-only Device (mixed wiring):
+    the table cannot show which, so she is asked. Of the two orders of those loads one line is kept per
+    position, and it had the Rose first; her answer "the Wild" must carry it on as the Wild, then the Rose,
+    not as the Wild moved up from her bottom row and a Compass loaded in its place (mixed soak, seed 300030:
+    her next turn began from a position never reached)."""
+    game, _ = _from_saved("mixed_load_order.json", 4, 300030, fidelity="mixed")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    loads = [(done, options) for done, options in asked if done is not None and done.kind == "load"]
+    assert len(loads) >= 2 and all(done in options for done, options in loads), asked
+
+
 def test_an_energy_put_in_the_tile_pool_by_mistake_mid_reposition_spends_no_reposition():
     """REPOSITION (p. 16): place up to 2x of your energy. Aureon lifted her Magnet from the Gate; while
     she held it, a top-row energy of her Device went into the count-only Tile Pool by mistake and came
