@@ -154,10 +154,11 @@ class Settings:
     unwatched_step_budget: int = 150  # of which, from one point of an explanation
     unwatched_from: int = 3  # explanations searched for them (best first)
     go_on_budget: int = 64  # positions tried to carry an explanation's later decisions on after a detour
-    # when a seat's button finds no end: a kept line's decision made otherwise (a bridge declined where its gain
-    # was set aside), then the rest of the line; decisions in the choice made otherwise, and states expanded
+    # when nothing explains the table, or a seat's button finds no end: one of the turn's decisions made otherwise
+    # (a bridge declined where its gain was set aside), then the rest of the line; decisions in the choice made
+    # otherwise, and states expanded
     end_splice_depth: int = 2
-    end_splice_budget: int = 1500
+    end_splice_budget: int = 3000
     unwatched_away: int = 2  # how far from the table (places whose tokens differ) a detour may go
     unwatched_reach: int = 3  # when nothing explains that first look: searched again this many times deeper
 
@@ -328,7 +329,9 @@ class Recogniser:
         if not found and self._observed is not None:
             found = self._ended_on_the_way(self._observed, ended)
         if not found and self._observed is not None:
-            found = self._ended_otherwise(self._observed, ended)
+            otherwise = self._made_otherwise(self._observed, ended)
+            if otherwise is not None:
+                return otherwise
         if not found:
             note = _NO_END
             if self._observed is not None and not self._compare(self._committed, self._observed).exact:
@@ -370,52 +373,78 @@ class Recogniser:
                 found = here
         return [found] if found is not None else []
 
-    def _ended_otherwise(self, observed: Mapping[str, tuple[str, ...] | int],
-                         ended: Callable[[State], bool]) -> list[Hypothesis]:
-        """Kept lines with one choice made otherwise (or one more made) that end the seat's part at the table.
+    def _made_otherwise(self, observed: Mapping[str, tuple[str, ...] | int],
+                        goal: Callable[[State], bool] | None = None) -> Verdict | None:
+        """The turn with one choice made otherwise, when nothing else explains the table.
 
         A choice the table shows only as a hand at work stays one: a bridge's gain is set aside from the
         energy reserve, which only counts, so the token looks lifted to be placed somewhere, and the line
         that declined the bridge explained every later snapshot (the Advance's loads) with it "in a hand".
-        Only the seat's button tells: no kept line ends at a table one token short there (identity seed
-        70141). At each point of the best kept lines, up to ``end_splice_depth`` decisions whose last
-        changes a place where the table differs replace the line's decision there or come before it; the
-        rest of the line follows, then the decisions that end the seat's part."""
+        Only the end tells, the seat's button (``goal``) or the next decisions: no line ends at a table one
+        token short there (identity seed 70141). At each point of the turn where a seat made a choice nothing
+        on the table showed (a "pass"), committed decisions and the best kept lines' alike, the latest first,
+        up to ``end_splice_depth`` decisions whose last changes a place where the table differs (and the
+        others nothing) replace it; the rest of the line follows, then the search on to the table (and the
+        goal). Decisions committed since are undone. A choice the table showed is never made otherwise, nor
+        one more inserted: a mistake would be taken for another history (a timer on an occupied slot)."""
+        if not self._turn_marks:
+            return None
         settings = self.settings
         left = settings.end_splice_budget
+        mark = self._turn_marks[0]
+        done: Path = tuple(self._committed.history[len(mark.history):])
         found: list[Hypothesis] = []
+        going: list[Hypothesis] = []  # (moves in progress from such a line: a section still to be replaced)
         known: set[object] = set()
         for h in self._hyps[:settings.unwatched_from]:
             cmp = self._compare(h.state, observed)
             differ = {*cmp.extra, *cmp.missing}
             if not differ:
-                continue  # (at the table, but no end from it: another choice would move something)
-            nodes = [self._node(self._committed)]
-            for _, action in h.path:
+                continue  # (at the table, but not at the goal: another choice would move something)
+            whole = Hypothesis((*done, *h.path), h.state, h.seen, held=h.held)
+            nodes = [self._node(mark)]
+            for _, action in whole.path:
                 nodes.append(self._child(nodes[-1], action)[0])
-            for at, node in enumerate(nodes):
+            for at in range(len(nodes) - 2, -1, -1):  # (the latest first: the likeliest, and the cheapest)
+                node = nodes[at]
+                who, made = whole.path[at]
+                if who < 0 or self._child(node, made)[1]:
+                    continue  # (only a seat's choice that nothing on the table showed is made otherwise)
                 choices, used = self._changing(node, differ, settings.end_splice_depth, left)
                 left -= used
                 for steps in choices:
-                    for upto in (at, at - 1):  # (in place of the line's decision here, or before it)
-                        if upto == len(h.path):
-                            continue
-                        line = self._spliced(h, at, steps, node.state, upto=upto)
-                        if line is None or left <= 0:
-                            continue
-                        res = self._search(line, observed, goal=ended, budget=min(left, settings.budget))
-                        left -= max(res.expansions, 1)
-                        for m in res.matches:
-                            if (key := self._key(m.state)) not in known:
-                                known.add(key)
-                                found.append(m)
-                if left <= 0:
-                    return found
-        return found
+                    if left <= 0:
+                        break
+                    line = self._spliced(whole, at, steps, node.state)
+                    if line is None:
+                        continue
+                    res = self._search(line, observed, goal=goal, budget=min(left, settings.budget))
+                    left -= max(res.expansions, 1)
+                    for m in res.matches:
+                        if (key := self._key(m.state)) not in known:
+                            known.add(key)
+                            found.append(m)
+                    if goal is None:
+                        going.extend(p for p in res.partial if p.path and self._agrees(p))
+                if found or going or left <= 0:
+                    break
+            if found or going or left <= 0:
+                break
+        if not found and not going:
+            return None
+        undone = len(done)
+        del self._turn_marks[1:]
+        self._committed = mark.clone()
+        self._hyps = [Hypothesis((), self._committed)]
+        self._decided = []
+        if found:
+            return self._settle(self._consistent(found), Verdict(undone=undone))
+        self._keep(going, observed)
+        return Verdict(undone=undone, in_sync=True, pending=True, prompts=self._prompts())
 
     def _changing(self, node: _Node, places: AbstractSet[str], depth: int, budget: int) -> tuple[list[Path], int]:
-        """Sequences of up to ``depth`` decisions from ``node`` whose last changes one of ``places``, and the
-        states expanded (at most ``budget``)."""
+        """Sequences of up to ``depth`` decisions from ``node`` whose last changes one of ``places`` and whose
+        others change nothing on the table, and the states expanded (at most ``budget``)."""
         found: list[Path] = []
         spent = 0
         level: list[tuple[Path, _Node]] = [((), node)]
@@ -430,13 +459,16 @@ class Recogniser:
                 for action in at.actions:
                     if spent >= budget:
                         return found, spent
+                    who = _who(state, state.current_player, action)
+                    if who < 0:
+                        continue  # (a time event or chance is no choice a player made)
                     spent += 1
                     kid, changed = self._child(at, action)
-                    step = (*path, (_who(state, state.current_player, action), action))
+                    step = (*path, (who, action))
                     if changed & places:
                         found.append(step)
-                    else:
-                        nxt.append((step, kid))
+                    elif not changed:
+                        nxt.append((step, kid))  # (a choice nothing shows, as a bridge taken before its gain)
             level = nxt
         return found, spent
 
@@ -614,6 +646,9 @@ class Recogniser:
         revised = self._reexplain(observed)
         if revised is not None:
             return revised
+        otherwise = self._made_otherwise(observed)
+        if otherwise is not None:
+            return otherwise
         swapped = self._explain_swapped(observed)
         if swapped is not None:
             return swapped

@@ -12,6 +12,8 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
+
 import rules
 from rules.aac.state import AacState
 from rules.core.api import Action
@@ -780,17 +782,34 @@ def _two_turns_from(saved: str, players: int, seed: int) -> SoakTotals:
     return game.totals
 
 
-def test_a_bridge_gain_set_aside_from_the_counted_reserve_is_found_when_the_seat_ends_its_turn():
+@pytest.mark.parametrize("button", [True, False], ids=["her button", "the next player's move"])
+def test_a_bridge_gain_set_aside_from_the_counted_reserve_is_found_when_the_turn_ends(button: bool):
     """A Bridge Token's benefit (p. 24) may be to gain an energy; Rusné's ability II (pp. 28-31): "each time
     you gain an energy, set it aside". She took a Magnet from the energy reserve, which only counts, and held
     it aside while she loaded her Device (the Advance). The table showed the reserve one lower, which the line
-    that declined the bridge explains as a token in a hand, and it explained every load after it. At her
-    button no end matched the table one token short: "put back 1 token(s) in the energy reserve" (identity
-    soak, seed 70141). The bridge taken, with the gain asked about, explains it."""
+    that declined the bridge explains as a token in a hand, and it explained every load after it. When her
+    turn ended no line matched the table one token short: "put back 1 token(s) in the energy reserve"
+    (identity soak, seed 70141, where she pressed her button). The bridge taken, with the gain asked about,
+    explains it, also when she does not press it and Ignotas, a contributor to the section her patron
+    completed, exhausts her Compass next."""
     game, _ = _from_saved("bridge_gain_aside.json", 3, 70141)
+    if not button:
+        rusne = next(i for i, p in enumerate(game.truth.state.players) if p.char == "rusne")
+        press = game.press
+        skipped: list[str] = []
+
+        def press_unless_rusne_first(char: str) -> None:
+            if char == "rusne" and not skipped:
+                skipped.append(char)
+                game.unsignalled.append(rusne)  # (as the sim does for a player who leaves the button)
+                return
+            press(char)
+
+        game.press = press_unless_rusne_first  # type: ignore[method-assign]
     asked = _questions(game)
     _play_turns(game, 2)
     t = game.totals
+    assert button or skipped
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     gains = [(done, options) for done, options in asked if done is not None and done.kind == "gain"]
     assert any(done == Action("gain", ("magnet",)) and done in options for done, options in gains), asked
