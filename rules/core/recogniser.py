@@ -154,13 +154,13 @@ class Settings:
     unwatched_step_budget: int = 150  # of which, from one point of an explanation
     unwatched_from: int = 3  # explanations searched for them (best first)
     go_on_budget: int = 64  # positions tried to carry an explanation's later decisions on after a detour
-    # when nothing explains the table, or a seat's button finds no end: one of the turn's decisions made otherwise
-    # (a bridge declined where its gain was set aside), then the rest of the line; decisions in the choice made
-    # otherwise, and states expanded
-    end_splice_depth: int = 2
-    end_splice_budget: int = 3000
     unwatched_away: int = 2  # how far from the table (places whose tokens differ) a detour may go
     unwatched_reach: int = 3  # when nothing explains that first look: searched again this many times deeper
+    # when nothing explains the table, or a seat's button finds no end: a choice of the turn nothing showed made
+    # otherwise (a bridge declined where its gain was set aside), then the rest of the line; decisions in the
+    # choice made otherwise, and states expanded
+    otherwise_depth: int = 2
+    otherwise_budget: int = 3000
 
 
 class Recogniser:
@@ -383,14 +383,14 @@ class Recogniser:
         Only the end tells, the seat's button (``goal``) or the next decisions: no line ends at a table one
         token short there (identity seed 70141). At each point of the turn where a seat made a choice nothing
         on the table showed (a "pass"), committed decisions and the best kept lines' alike, the latest first,
-        up to ``end_splice_depth`` decisions whose last changes a place where the table differs (and the
+        up to ``otherwise_depth`` decisions whose last changes a place where the table differs (and the
         others nothing) replace it; the rest of the line follows, then the search on to the table (and the
         goal). Decisions committed since are undone. A choice the table showed is never made otherwise, nor
         one more inserted: a mistake would be taken for another history (a timer on an occupied slot)."""
         if not self._turn_marks:
             return None
         settings = self.settings
-        left = settings.end_splice_budget
+        left = settings.otherwise_budget
         mark = self._turn_marks[0]
         done: Path = tuple(self._committed.history[len(mark.history):])
         found: list[Hypothesis] = []
@@ -410,7 +410,7 @@ class Recogniser:
                 who, made = whole.path[at]
                 if who < 0 or self._child(node, made)[1]:
                     continue  # (only a seat's choice that nothing on the table showed is made otherwise)
-                choices, used = self._changing(node, differ, settings.end_splice_depth, left)
+                choices, used = self._changing(node, differ, settings.otherwise_depth, left)
                 left -= used
                 for steps in choices:
                     if left <= 0:
