@@ -1537,7 +1537,8 @@ class Recogniser:
 
     def _made_first(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
         """``h`` with its own later ``choice`` made at ``at``, before the decisions it followed, when each
-        shows on the table and the new order reaches the same position.
+        shows on the table, the table would have looked the same after each in either order, and the new
+        order reaches the same position.
 
         Of two orders of the same loads only one is kept per position: Rusné loaded a Wild and then a
         Rose from the Tile Pool, which only counts, into her presence-only Device, and the line kept had
@@ -1549,18 +1550,40 @@ class Recogniser:
         if later is None:
             return None
         start = self._state_at(h, at)
-        node = self._node(start)
-        for _, action in h.path[at:later + 1]:
-            node, changed = self._child(node, action)
-            if not changed:
-                # (only decisions the table saw made, one after another: an invisible choice named first, a
-                # benefit's upgrade, may be one the player has not made yet, and a question about it would
-                # come before she did (mixed soak, seed 200, game 207))
-                return None
-        line = self._spliced(h, at, (h.path[later], *h.path[at:later]), start, upto=later)
+        made = h.path[at:later + 1]
+        moved = (h.path[later], *h.path[at:later])
+        tables: list[list[dict[str, tuple[str, ...] | int]]] = []
+        for order in (made, moved):
+            node = self._node(start)
+            tables.append([])
+            for _, action in order:
+                try:
+                    node, changed = self._child(node, action)
+                except IllegalAction:
+                    return None
+                if not changed:
+                    # (only decisions the table saw made, one after another: an invisible choice named first,
+                    # a benefit's upgrade, may be one the player has not made yet, and a question about it
+                    # would come before she did (mixed soak, seed 200, game 207))
+                    return None
+                tables[-1].append(self._as_sensed(node.exp))
+        if tables[0] != tables[1]:
+            return None  # (the snapshots would have shown the other order: energy moved between other slots)
+        line = self._spliced(h, at, moved, start, upto=later)
         if line is None or self._state_key(line.state) != self._state_key(h.state):
             return None
         return line
+
+    def _as_sensed(self, expected: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...] | int]:
+        """A projection as the sensors would read it: tokens where they tell identity, else how many."""
+        seen: dict[str, tuple[str, ...] | int] = {}
+        for unit in self.view.units.sensed:
+            toks = expected.get(unit.id, ())
+            if unit.fidelity == Fidelity.IDENTITY:
+                seen[unit.id] = toks
+            elif unit.fidelity != Fidelity.UNSENSED:
+                seen[unit.id] = len(toks)
+        return seen
 
     def _through(self, h: Hypothesis, at: int, alt: Action,
                  reached: dict[tuple[object, Action], dict[object, Path]]) -> Hypothesis | None:
