@@ -402,9 +402,7 @@ class Recogniser:
             if not differ:
                 continue  # (at the table, but not at the goal: another choice would move something)
             whole = Hypothesis((*done, *h.path), h.state, h.seen, held=h.held)
-            nodes = [self._node(mark)]
-            for _, action in whole.path:
-                nodes.append(self._child(nodes[-1], action)[0])
+            nodes = self._along(mark, whole.path)
             for at in range(len(nodes) - 2, -1, -1):  # (the latest first: the likeliest, and the cheapest)
                 node = nodes[at]
                 who, made = whole.path[at]
@@ -432,15 +430,18 @@ class Recogniser:
                 break
         if not found and not going:
             return None
-        undone = len(done)
-        del self._turn_marks[1:]
-        self._committed = mark.clone()
-        self._hyps = [Hypothesis((), self._committed)]
-        self._decided = []
+        undone = self._roll_back(mark)
         if found:
             return self._settle(self._consistent(found), Verdict(undone=undone))
         self._keep(going, observed)
         return Verdict(undone=undone, in_sync=True, pending=True, prompts=self._prompts())
+
+    def _along(self, start: State, path: Path) -> list[_Node]:
+        """The positions a path passes through from ``start``, ``start`` included (cached, as searched)."""
+        nodes = [self._node(start)]
+        for _, action in path:
+            nodes.append(self._child(nodes[-1], action)[0])
+        return nodes
 
     def _changing(self, node: _Node, places: AbstractSet[str], depth: int, budget: int) -> tuple[list[Path], int]:
         """Sequences of up to ``depth`` decisions from ``node`` whose last changes one of ``places`` and whose
@@ -1078,11 +1079,7 @@ class Recogniser:
         found: list[Hypothesis] = []
         left = settings.unwatched_budget
         for h in sorted(matches, key=_rank)[:settings.unwatched_from]:
-            states = [self._committed]
-            node = self._node(self._committed)
-            for _, action in h.path:
-                node, _ = self._child(node, action)
-                states.append(node.state)
+            states = [node.state for node in self._along(self._committed, h.path)]
             for at in range(len(h.path), -1, -1):  # (the end first: a move left where it ended is the likeliest)
                 if left <= 0:
                     return found
@@ -1722,12 +1719,7 @@ class Recogniser:
                     if (named := [u for u in extra if units[u].fidelity == Fidelity.IDENTITY])]
                 res.matches = [m for m in res.matches if self._accounts_for(m, unexplained, mark)]
             if res.matches:
-                undone = len(self._committed.history) - len(mark.history)
-                while self._turn_marks and self._turn_marks[-1] is not mark:
-                    self._turn_marks.pop()
-                self._committed = mark.clone()
-                self._hyps = [Hypothesis((), self._committed)]
-                self._decided = []
+                undone = self._roll_back(mark)
                 shortest = min(len(m.path) for m in res.matches)
                 return self._settle([m for m in res.matches if len(m.path) == shortest], Verdict(undone=undone))
         return None
@@ -1736,15 +1728,20 @@ class Recogniser:
     def _try_undo(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         for mark in reversed(self._turn_marks[:-1]):
             if self._compare(mark, observed).exact:
-                undone = len(self._committed.history) - len(mark.history)
-                while self._turn_marks and self._turn_marks[-1] is not mark:
-                    self._turn_marks.pop()
-                self._committed = mark.clone()
-                self._hyps = [Hypothesis((), self._committed)]
-                self._decided = []
+                undone = self._roll_back(mark)
                 self._prompt = None
                 return Verdict(undone=undone, in_sync=True)
         return None
+
+    def _roll_back(self, mark: State) -> int:
+        """The committed game put back at one of the turn's marks: the decisions undone."""
+        undone = len(self._committed.history) - len(mark.history)
+        while self._turn_marks and self._turn_marks[-1] is not mark:
+            self._turn_marks.pop()
+        self._committed = mark.clone()
+        self._hyps = [Hypothesis((), self._committed)]
+        self._decided = []
+        return undone
 
     # -- out of sync ---------------------------------------------------------------
     def _out_of_sync(
