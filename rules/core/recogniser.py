@@ -31,7 +31,7 @@ from typing import Protocol
 from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
 from rules.core.messages import Msg
 from rules.core.physical import Fidelity, MomentaryEvent, Snapshot
-from rules.core.projection import Comparison, Projection, Support, UnitMap, compare, further_only_at_counts
+from rules.core.projection import Comparison, Projection, Support, UnitMap, compare, further_only_at_counts, recompare
 from rules.core.verdict import Difference, Prompt, PromptOption, Refusal, Verdict
 
 Path = tuple[tuple[int, Action], ...]
@@ -42,6 +42,7 @@ Evidence = tuple[Observed, list[str], list[str]]
 # an answer given: after these decisions, of these options the player named this one; and whether the options
 # were decisions of different positions (a question that mixed depths: see ``_agrees``)
 Answer = tuple[tuple[Action, ...], Action, frozenset[Action], bool]
+_DELTAS_KEPT = 64  # pairs of snapshots whose differing units are kept (``_readings_changed``)
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
@@ -103,8 +104,14 @@ class _Node:
         self._key: object = None
         self.fp: object = None
         self.actions: list[Action] | None = None
-        self.cmp: tuple[object, Comparison] | None = None  # the comparison with the latest observation it met
+        self.cmp: tuple[Observed, Comparison] | None = None  # the comparison with the latest observation it met
         self.children: dict[Action, tuple[_Node, frozenset[str]]] = {}
+
+    def alone(self) -> _Node:
+        """This position as known, without the positions searched from it."""
+        node = _Node(self.state, self.proj, self.sig, self._hidden)
+        node._key, node.fp, node.actions, node.cmp = self._key, self.fp, self.actions, self.cmp
+        return node
 
     @property
     def key(self) -> object:
@@ -185,6 +192,9 @@ class Recogniser:
         self._observed: dict[str, tuple[str, ...] | int] | None = None
         self._previous: dict[str, tuple[str, ...] | int] | None = None  # the snapshot before it
         self._delta: frozenset[str] | None = None  # units whose readings differ between the two
+        self._deltas: dict[tuple[int, int], tuple[Observed, Observed, frozenset[str]]] = {}  # (other pairs)
+        # the snapshots since the last commit, each compared with the committed position (``_unexplained``)
+        self._seen_against: tuple[_Node, dict[int, tuple[Observed, Comparison]]] | None = None
         self._readings: Mapping[str, object] | None = None  # the last snapshot's readings, as given
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
         # the latest snapshots of this turn, in order (bounded: a real-time age keeps one turn for minutes),
@@ -833,9 +843,22 @@ class Recogniser:
         """Of these snapshots, those showing tokens that ``start`` does not explain: each with where, and
         where tokens ``start`` has are not seen."""
         node = self._node(start)  # (its projection is cached: the search met it)
+        if self._seen_against is None or self._seen_against[0] is not node:
+            self._seen_against = (node, {})
+        known = self._seen_against[1]  # (asked again at every snapshot, with one snapshot more each time)
         out: list[Evidence] = []
+        last: tuple[Observed, Comparison] | None = None
         for obs in seen:
-            cmp = compare(self.view.units, node.exp, node.proj.flexible, obs)
+            got = known.get(id(obs))
+            if got is None or got[0] is not obs:
+                if last is None:
+                    cmp = compare(self.view.units, node.exp, node.proj.flexible, obs)
+                else:
+                    cmp = recompare(self.view.units, last[1], self._readings_changed(last[0], obs), node.exp,
+                                    node.proj.flexible, obs)
+                got = known[id(obs)] = (obs, cmp)
+            last = got
+            cmp = got[1]
             if cmp.extra:
                 out.append((obs, list(cmp.extra), list(cmp.missing)))
         return out
@@ -867,13 +890,26 @@ class Recogniser:
         if cached is not None:
             if cached[0] is observed:
                 return cached[1]
-            if cached[0] is self._previous and self._delta is not None:
-                cmp = self._incremental(cached[1], self._delta, node.exp, node.proj, observed)
-                node.cmp = (observed, cmp)
-                return cmp
-        cmp = compare(self.view.units, node.exp, node.proj.flexible, observed)
+            cmp = recompare(self.view.units, cached[1], self._readings_changed(cached[0], observed), node.exp,
+                            node.proj.flexible, observed)
+        else:
+            cmp = compare(self.view.units, node.exp, node.proj.flexible, observed)
         node.cmp = (observed, cmp)
         return cmp
+
+    def _readings_changed(self, before: Observed, after: Observed) -> frozenset[str]:
+        """The units whose readings differ between two snapshots (kept for the pairs asked again: the
+        positions a search kept meet each new snapshot, most of them after the same older one)."""
+        if before is self._previous and after is self._observed and self._delta is not None:
+            return self._delta
+        key = (id(before), id(after))
+        got = self._deltas.get(key)
+        if got is None or got[0] is not before or got[1] is not after:
+            if len(self._deltas) >= _DELTAS_KEPT:
+                self._deltas.clear()
+            got = (before, after, frozenset(u for u, _ in before.items() ^ after.items()))
+            self._deltas[key] = got
+        return got[2]
 
     # -- positions, cached ------------------------------------------------------------
     def _node(self, state: State) -> _Node:
@@ -998,7 +1034,13 @@ class Recogniser:
                         continue
                     result.expansions += 1
                     kid, changed = self._child(node, action)
-                    cmp2 = self._incremental(cmp, changed, kid.exp, kid.proj, observed, node.proj)
+                    known = kid.cmp
+                    if known is not None and known[0] is observed:
+                        cmp2 = known[1]
+                    else:  # (kept: the next snapshot compares this position from it, if the search keeps it)
+                        cmp2 = recompare(self.view.units, cmp, changed, kid.exp, kid.proj.flexible, observed,
+                                         node.proj.flexible)
+                        kid.cmp = (observed, cmp2)
                     if hands and not cmp2.exact and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
                         going.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
@@ -1221,31 +1263,6 @@ class Recogniser:
                     return False
         return True
 
-    def _incremental(
-        self,
-        parent: Comparison,
-        changed: AbstractSet[str],
-        expected: dict[str, tuple[str, ...]],
-        proj: Projection,
-        observed: Mapping[str, tuple[str, ...] | int],
-        parent_proj: Projection | None = None,
-    ) -> Comparison:
-        """Re-compare only the units whose expectation changed (and those where tokens may be in transit,
-        in this position or the one before: a token in transit there excused an extra token that may be
-        extra again)."""
-        flex_units = {u for _, allowed in proj.flexible for u in allowed}
-        if parent_proj is not None and parent_proj.flexible:
-            flex_units.update(u for _, allowed in parent_proj.flexible for u in allowed)
-        recheck = changed | flex_units if flex_units else changed
-        cmp = Comparison(dict(parent.extra), dict(parent.missing))
-        for u in recheck:
-            cmp.extra.pop(u, None)
-            cmp.missing.pop(u, None)
-        part = compare(self.view.units, expected, proj.flexible, observed, only=recheck)
-        cmp.extra.update(part.extra)
-        cmp.missing.update(part.missing)
-        return cmp
-
     # -- committing ---------------------------------------------------------------
     def _settle(self, hyps: list[Hypothesis], verdict: Verdict) -> Verdict:
         accepted, hyps = self._commit_prefix(self._dedupe(hyps))
@@ -1269,10 +1286,10 @@ class Recogniser:
         accepted = hyps[0].path[:index] if hyps else ()
         if not accepted:
             return (), hyps
-        base = self._committed.clone()
-        for _, action in accepted:
-            base.apply(action)
-        self._commit(base, accepted)
+        node = self._node(self._committed)
+        for _, action in accepted:  # (through the searched positions: projected and compared already)
+            node, _ = self._child(node, action)
+        self._commit(node.state, accepted)
         return accepted, [replace(h, path=h.path[index:]) for h in hyps]
 
     def _commit(self, state: State, accepted: Path) -> None:
@@ -1297,7 +1314,10 @@ class Recogniser:
             # turn's points a re-explanation starts from are kept as marks; a whole turn's positions, other
             # players' decisions in it included, would take the service's peak memory up by 9 MB)
             self._decider = decider
+            here = self._nodes.get(id(state))
             self._drop_positions()
+            if here is not None and here.state is state:
+                self._remember(here.alone())  # (the next snapshots start from it; not its searched subtree)
         key = self._turn_key(state)
         if key != self._turn_id:
             self._turn_id = key
@@ -1394,10 +1414,11 @@ class Recogniser:
         return (index, picks) if len(kinds) == 1 else None
 
     def _state_at(self, h: Hypothesis, at: int) -> State:
-        state = self._committed.clone()
+        """The position before ``h``'s decision at ``at`` (the searched one: not to be changed)."""
+        node = self._node(self._committed)
         for _, action in h.path[:at]:
-            state.apply(action)
-        return state
+            node, _ = self._child(node, action)
+        return node.state
 
     def _make_prompt(self, hyps: list[Hypothesis]) -> Prompt:
         moved = [h for h in hyps if h.path]
@@ -1420,11 +1441,11 @@ class Recogniser:
         positions = set()  # (where each option is decided: more than one, and the question mixes depths)
         for action, h, at in picks:
             state = self._state_at(h, at)
-            positions.add(self._state_key(state))
+            positions.add(self._key(state))
             if first is None:
                 first, player = state, h.path[at][0]
             options.append(PromptOption(str(len(options) + 1), Msg("{move}", move=self.game.format(action, state)),
-                                        (action,), digest(self._state_key(h.state))))
+                                        (action,), digest(self._key(h.state))))
         if first is None:
             first = self._state_at(hyps[0], index)
             player = first.current_player
@@ -1434,7 +1455,7 @@ class Recogniser:
         self._prompt_seq += 1
         self._prompt_index = 0
         return Prompt(f"p{self._prompt_seq}", player, first.decision()["question"], tuple(options),
-                      digest(self._state_key(first)))
+                      digest(self._key(first)))
 
     def _invisible_choice(self, hyps: list[Hypothesis]) -> bool:
         """Do these explanations differ only in one choice the table cannot show (which energy went from
@@ -1567,7 +1588,7 @@ class Recogniser:
         if tables[0] != tables[1]:
             return None  # (the snapshots would have shown the other order: energy moved between other slots)
         line = self._spliced(h, at, moved, start, upto=later)
-        if line is None or self._state_key(line.state) != self._state_key(h.state):
+        if line is None or self._key(line.state) != self._key(h.state):
             return None
         return line
 
@@ -1595,21 +1616,19 @@ class Recogniser:
         20061). ``reached``: the positions found from a start and ``alt`` so far (``_reached``), shared
         by the explanations an answer rules out: most share the position before the answered decision."""
         start = self._state_at(h, at)
-        memo = (self._state_key(start), alt)
+        memo = (self._key(start), alt)
         paths = reached.get(memo)
         if paths is None:
             paths = reached[memo] = self._reached(start, alt)
-        target = start.clone()
-        table: Mapping[str, tuple[str, ...]] | None = None
+        node = self._node(start)
+        table = node.exp
         for upto in range(at, min(len(h.path), at + self.settings.through_depth + 1)):
-            if upto > at:
-                # (later only while ``h``'s decisions left the table as it was: choices nothing shows; a line
-                # that rejoins after visible ones re-orders what the snapshots saw done in order)
-                table = table if table is not None else self.view.project(start).frozen()
-                if self.view.project(target).frozen() != table:
-                    return None
-            target.apply(h.path[upto][1])
-            steps = paths.get(self._state_key(target))
+            # (later only while ``h``'s decisions left the table as it was: choices nothing shows; a line
+            # that rejoins after visible ones re-orders what the snapshots saw done in order)
+            if upto > at and node.exp != table:
+                return None
+            node, _ = self._child(node, h.path[upto][1])
+            steps = paths.get(self._key(node.state))
             if steps is not None:
                 return self._spliced(h, at, steps, start, upto)
         return self._rejoined(h, at, alt, start)
@@ -1625,7 +1644,7 @@ class Recogniser:
         line = self._substituted(h, at, alt, start)
         if line is None:
             return None
-        goal = self._state_key(h.state)
+        goal = self._key(h.state)
         level: list[tuple[State, Path]] = [(line.state, line.path)]
         for depth in range(self.settings.through_depth + 1):
             nxt: list[tuple[State, Path]] = []
@@ -1682,15 +1701,15 @@ class Recogniser:
     def _spliced(self, h: Hypothesis, at: int, steps: Path, state: State, upto: int | None = None) -> Hypothesis | None:
         """``h`` with its decisions from ``at`` (taken at ``state``) to ``upto`` (default: that one alone)
         replaced by ``steps``, the rest of its decisions after them; None if then illegal."""
-        state = state.clone()
+        node = self._node(state)
         path = list(h.path[:at])
         try:
             for who, action in (*steps, *h.path[(at if upto is None else upto) + 1:]):
                 path.append((who, action))
-                state.apply(action)
+                node, _ = self._child(node, action)
         except IllegalAction:
             return None
-        return Hypothesis(tuple(path), state, h.seen, held=h.held)
+        return Hypothesis(tuple(path), node.state, h.seen, held=h.held)
 
     def _reexplain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         """Explain the table from an earlier point of this turn when the committed choices cannot.

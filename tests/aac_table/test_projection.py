@@ -77,3 +77,57 @@ def test_observing_a_snapshot_from_the_one_before_gives_the_full_observation(
         assert incremental == units.observe(changed)
         assert observed == units.observe(readings)  # (the previous observation is left as it was)
         readings, observed = changed, incremental
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fidelity=st_.sampled_from(["identity", "presence", "mixed"]), seed=st_.integers(0, 10_000),
+       data=st_.data())
+def test_a_comparison_carried_on_from_another_is_the_whole_comparison(
+        fidelity: str, seed: int, data: st_.DataObject) -> None:
+    """The recogniser compares a searched position from its parent's comparison, and a kept position with a
+    new snapshot from its comparison with an older one (``recompare``): only the units whose expectation or
+    reading changed are compared again, with those where a token in transit may lie, now or before. The
+    result must be the comparison of every unit: the same extra and missing tokens, and the same extra
+    token excused by a token in transit."""
+    from rules.core.projection import compare, recompare
+    from sim.soak.games import TableGame, wiring_for
+
+    game = TableGame(3, 5, wiring_for(fidelity))
+    units, view = game.view.units, game.view
+    states = playout(3, seed, 120)
+    first = data.draw(st_.integers(0, len(states) - 2))
+    later = data.draw(st_.integers(first, min(first + 2, len(states) - 1)))
+    readings = dict(game.backend.readings())
+    locations = sorted(units.unit_of)
+    tokens = sorted({t for r in readings.values() if isinstance(r, tuple) for t in r})
+    sensed = [u.id for u in units.sensed]
+
+    def table(base: dict[str, object]) -> dict[str, object]:
+        changed = dict(base)
+        for loc in data.draw(st_.lists(st_.sampled_from(locations), max_size=6)):
+            kind = data.draw(st_.sampled_from(["ids", "count", "gone"]))
+            if kind == "gone":
+                changed.pop(loc, None)
+            elif kind == "count":
+                changed[loc] = data.draw(st_.integers(0, 4))
+            else:
+                changed[loc] = tuple(sorted(data.draw(st_.lists(st_.sampled_from(tokens), max_size=3))))
+        return changed
+
+    def in_transit(projected: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
+        made = data.draw(st_.lists(st_.tuples(st_.sampled_from(tokens), st_.lists(
+            st_.sampled_from(sensed), min_size=1, max_size=3).map(tuple)), max_size=3))
+        return [*projected, *made]
+
+    before_readings = table(readings)
+    after_readings = table(before_readings)
+    observed_before, observed_after = units.observe(before_readings), units.observe(after_readings)
+    proj_before, proj_after = view.project(states[first]), view.project(states[later])
+    exp_before, exp_after = proj_before.frozen(), proj_after.frozen()
+    flex_before, flex_after = in_transit(proj_before.flexible), in_transit(proj_after.flexible)
+    changed = {u for u in {*exp_before, *exp_after} if exp_before.get(u, ()) != exp_after.get(u, ())}
+    changed |= {u for u, _ in observed_before.items() ^ observed_after.items()}
+
+    before = compare(units, exp_before, flex_before, observed_before)
+    carried = recompare(units, before, changed, exp_after, flex_after, observed_after, flex_before)
+    assert carried == compare(units, exp_after, flex_after, observed_after)
