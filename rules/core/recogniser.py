@@ -42,7 +42,7 @@ Evidence = tuple[Observed, list[str], list[str]]
 # an answer given: after these decisions, of these options the player named this one; and whether the options
 # were decisions of different positions (a question that mixed depths: see ``_agrees``)
 Answer = tuple[tuple[Action, ...], Action, frozenset[Action], bool]
-_DELTAS_KEPT = 64  # pairs of snapshots whose differing units are kept (``_readings_changed``)
+_DELTAS_KEPT = 16  # pairs of snapshots whose differing units are kept (``_readings_changed``)
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
@@ -197,6 +197,8 @@ class Recogniser:
         self._seen_against: tuple[_Node, dict[int, tuple[Observed, Comparison]]] | None = None
         self._readings: Mapping[str, object] | None = None  # the last snapshot's readings, as given
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
+        # the places the players were told to put right since then (a table no legal line explained)
+        self._put_right: set[str] = set()
         # the latest snapshots of this turn, in order (bounded: a real-time age keeps one turn for minutes),
         # how many the turn has had, and per turn mark (by id) how many it had seen
         self._turn_seen: deque[dict[str, tuple[str, ...] | int]] = deque(maxlen=self.settings.turn_snapshots)
@@ -574,6 +576,7 @@ class Recogniser:
         self._hyps = [Hypothesis((), self._committed)]
         self._decided = []
         self._since_commit = [self._observed] if self._observed is not None else []
+        self._put_right = set()
         self._prompt = None
         verdict = Verdict(undone=undone)
         if self._observed is not None:
@@ -634,6 +637,7 @@ class Recogniser:
         self._hyps = [Hypothesis((), self._committed)]
         self._decided = []
         self._since_commit = [self._observed] if self._observed is not None else []
+        self._put_right = set()
         self._prompt = None
         if self._observed is None:
             return Verdict()
@@ -831,6 +835,14 @@ class Recogniser:
             return hyps
         # only tokens the committed position does not explain need a place on the way
         unexplained = self._unexplained(self._committed, self._since_commit)
+        if self._put_right:
+            # a place the players were told to put right tells nothing of the move: the snapshots of the
+            # mistake, and of the hand that made it, show it wrong (mixed seed 300020: a Compass lifted from a
+            # presence-only Device slot into the Exhausted Pool and put back; only a line that moved that
+            # Compass on to another slot accounted for the slot seen empty, and it was committed)
+            unexplained = [(obs, only, lacking) for obs, only, lacking in (
+                (obs, [u for u in only if u not in self._put_right], [u for u in lacking if u not in self._put_right])
+                for obs, only, lacking in unexplained) if only]
         if not unexplained:
             return hyps
         supports = [self._support(h, unexplained) for h in hyps]
@@ -1308,6 +1320,7 @@ class Recogniser:
         self._decided = kept
         self._committed = state
         self._since_commit = [self._observed] if self._observed is not None else []
+        self._put_right = set()
         decider = (state.turn_number, state.current_player)
         if decider != self._decider:
             # (the searched positions of the decisions before: no later snapshot starts from them, and the
@@ -1420,7 +1433,8 @@ class Recogniser:
             node, _ = self._child(node, action)
         return node.state
 
-    def _make_prompt(self, hyps: list[Hypothesis]) -> Prompt:
+    def _make_prompt(self, hyps: list[Hypothesis]) -> Prompt | None:
+        """The question that tells these explanations apart; None if it would have a single answer."""
         moved = [h for h in hyps if h.path]
         if len(moved) >= 2:
             hyps = moved  # the committed position (nothing done yet) is a fallback, not an answer
@@ -1446,9 +1460,12 @@ class Recogniser:
                 first, player = state, h.path[at][0]
             options.append(PromptOption(str(len(options) + 1), Msg("{move}", move=self.game.format(action, state)),
                                         (action,), digest(self._key(h.state))))
-        if first is None:
-            first = self._state_at(hyps[0], index)
-            player = first.current_player
+        if len(options) < 2:
+            # a question with one answer tells nothing: answered, it is asked again (mixed seed 300020: the
+            # same one-option question twenty times over, while the player's hand was still at work)
+            self._prompt_extra = []
+            return None
+        assert first is not None
         # (options of one kind at different positions are one choice made at different points of the lines,
         # such as which energy went into a slot, loaded in any order: the first taken counts for them)
         self._prompt_mixed = len(positions) > 1 and len({action.kind for action, _, _ in picks}) > 1
@@ -1768,6 +1785,7 @@ class Recogniser:
     ) -> Verdict:
         base = self._hyps[0]
         cmp = self._compare(base.state, observed)
+        self._put_right.update(cmp.extra, cmp.missing)
         differences = self._differences(base.state, cmp)
         refusal = self._refusal(cmp, closest)
         if refusal is None and differences:  # no rule names it: the change itself is the reason

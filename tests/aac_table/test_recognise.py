@@ -832,6 +832,25 @@ def test_the_answer_naming_a_later_load_first_keeps_the_same_loads_in_that_order
     assert len(loads) >= 2 and all(done in options for done, options in loads), asked
 
 
+def test_a_slot_the_players_were_told_to_put_right_tells_no_line_apart_and_one_answer_is_never_asked():
+    """ADVANCE step 4 (p. 13): Ignotas loaded a Rose from her Device's position 5 into position 2, between
+    presence-only slots (mixed wiring): the table cannot show whether the Rose moved, or a Compass moved
+    from position 3 and the Rose into its place, so the lines are kept. Then, by mistake, she lifted the
+    Compass of position 3 into her Exhausted Pool; told to put it back, she did. The snapshots of that
+    mistake showed position 3 empty, which only the line moving that Compass accounts for: it was
+    committed, and her next turn began from a position never reached (mixed soak, seed 300020). A place
+    the players were told to put right tells no line apart: she is asked instead. And a question with a
+    single answer is never put (answered, it came again, twenty times over, while her hand was at work)."""
+    game, _ = _from_saved("mistake_put_right.json", 2, 300020, fidelity="mixed")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert t.mistakes >= 1  # (the Compass lifted into the Exhausted Pool)
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert not t.notes, t.notes  # (the next turn began where the players were)
+    assert asked and all(len(options) >= 2 for _, options in asked), asked
+
+
 def test_an_energy_put_in_the_tile_pool_by_mistake_mid_reposition_spends_no_reposition():
     """REPOSITION (p. 16): place up to 2x of your energy. Aureon lifted her Magnet from the Gate; while
     she held it, a top-row energy of her Device went into the count-only Tile Pool by mistake and came
