@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
@@ -48,6 +51,21 @@ def test_projecting_from_the_previous_position_gives_the_same_table(players: int
         before, projected = st, incremental  # (chained: reused parts are reused again)
 
 
+def _changed_table(data: st_.DataObject, readings: Mapping[str, Any], locations: list[str], tokens: list[str],
+                   most: int) -> dict[str, Any]:
+    """``readings`` with up to ``most`` locations changed: other tokens, a count, or no reading at all."""
+    changed = dict(readings)
+    for loc in data.draw(st_.lists(st_.sampled_from(locations), max_size=most)):
+        kind = data.draw(st_.sampled_from(["ids", "count", "gone"]))
+        if kind == "gone":
+            changed.pop(loc, None)
+        elif kind == "count":
+            changed[loc] = data.draw(st_.integers(0, 4))
+        else:
+            changed[loc] = tuple(sorted(data.draw(st_.lists(st_.sampled_from(tokens), max_size=3))))
+    return changed
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fidelity=st_.sampled_from(["identity", "presence", "mixed"]), data=st_.data())
 def test_observing_a_snapshot_from_the_one_before_gives_the_full_observation(
@@ -64,15 +82,7 @@ def test_observing_a_snapshot_from_the_one_before_gives_the_full_observation(
     tokens = sorted({t for r in readings.values() if isinstance(r, tuple) for t in r})
     observed = units.observe(readings)
     for _ in range(data.draw(st_.integers(1, 6))):
-        changed = dict(readings)
-        for loc in data.draw(st_.lists(st_.sampled_from(locations), max_size=5)):
-            kind = data.draw(st_.sampled_from(["ids", "count", "gone"]))
-            if kind == "gone":
-                changed.pop(loc, None)
-            elif kind == "count":
-                changed[loc] = data.draw(st_.integers(0, 4))
-            else:
-                changed[loc] = tuple(sorted(data.draw(st_.lists(st_.sampled_from(tokens), max_size=3))))
+        changed = _changed_table(data, readings, locations, tokens, 5)
         incremental = units.observe(changed, (readings, observed))
         assert incremental == units.observe(changed)
         assert observed == units.observe(readings)  # (the previous observation is left as it was)
@@ -102,25 +112,13 @@ def test_a_comparison_carried_on_from_another_is_the_whole_comparison(
     tokens = sorted({t for r in readings.values() if isinstance(r, tuple) for t in r})
     sensed = [u.id for u in units.sensed]
 
-    def table(base: dict[str, object]) -> dict[str, object]:
-        changed = dict(base)
-        for loc in data.draw(st_.lists(st_.sampled_from(locations), max_size=6)):
-            kind = data.draw(st_.sampled_from(["ids", "count", "gone"]))
-            if kind == "gone":
-                changed.pop(loc, None)
-            elif kind == "count":
-                changed[loc] = data.draw(st_.integers(0, 4))
-            else:
-                changed[loc] = tuple(sorted(data.draw(st_.lists(st_.sampled_from(tokens), max_size=3))))
-        return changed
-
     def in_transit(projected: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]]:
         made = data.draw(st_.lists(st_.tuples(st_.sampled_from(tokens), st_.lists(
             st_.sampled_from(sensed), min_size=1, max_size=3).map(tuple)), max_size=3))
         return [*projected, *made]
 
-    before_readings = table(readings)
-    after_readings = table(before_readings)
+    before_readings = _changed_table(data, readings, locations, tokens, 6)
+    after_readings = _changed_table(data, before_readings, locations, tokens, 6)
     observed_before, observed_after = units.observe(before_readings), units.observe(after_readings)
     proj_before, proj_after = view.project(states[first]), view.project(states[later])
     exp_before, exp_after = proj_before.frozen(), proj_after.frozen()
