@@ -46,6 +46,16 @@ _DELTAS_KEPT = 16  # pairs of snapshots whose differing units are kept (``_readi
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
+def _apart_from(evidence: list[Evidence], places: AbstractSet[str]) -> list[Evidence]:
+    """The evidence without these places; a snapshot left showing no token out of place is none."""
+    out: list[Evidence] = []
+    for obs, shown, lacking in evidence:
+        shown = [u for u in shown if u not in places]
+        if shown:
+            out.append((obs, shown, [u for u in lacking if u not in places]))
+    return out
+
+
 class PhysicalView(Protocol):
     """A game's view of its table (implemented per game, e.g. ``rules.aac.table_view``).
 
@@ -840,9 +850,7 @@ class Recogniser:
             # mistake, and of the hand that made it, show it wrong (mixed seed 300020: a Compass lifted from a
             # presence-only Device slot into the Exhausted Pool and put back; only a line that moved that
             # Compass on to another slot accounted for the slot seen empty, and it was committed)
-            unexplained = [(obs, only, lacking) for obs, only, lacking in (
-                (obs, [u for u in only if u not in self._put_right], [u for u in lacking if u not in self._put_right])
-                for obs, only, lacking in unexplained) if only]
+            unexplained = _apart_from(unexplained, self._put_right)
         if not unexplained:
             return hyps
         supports = [self._support(h, unexplained) for h in hyps]
