@@ -585,8 +585,7 @@ class Recogniser:
         self._committed = target.clone()
         self._hyps = [Hypothesis((), self._committed)]
         self._decided = []
-        self._since_commit = [self._observed] if self._observed is not None else []
-        self._put_right = set()
+        self._since_last_commit()
         self._prompt = None
         verdict = Verdict(undone=undone)
         if self._observed is not None:
@@ -646,8 +645,7 @@ class Recogniser:
         """Forget pending explanations and explain the last snapshot afresh from the committed state."""
         self._hyps = [Hypothesis((), self._committed)]
         self._decided = []
-        self._since_commit = [self._observed] if self._observed is not None else []
-        self._put_right = set()
+        self._since_last_commit()
         self._prompt = None
         if self._observed is None:
             return Verdict()
@@ -1306,10 +1304,8 @@ class Recogniser:
         accepted = hyps[0].path[:index] if hyps else ()
         if not accepted:
             return (), hyps
-        node = self._node(self._committed)
-        for _, action in accepted:  # (through the searched positions: projected and compared already)
-            node, _ = self._child(node, action)
-        self._commit(node.state, accepted)
+        # (through the searched positions: projected and compared already)
+        self._commit(self._along(self._committed, accepted)[-1].state, accepted)
         return accepted, [replace(h, path=h.path[index:]) for h in hyps]
 
     def _commit(self, state: State, accepted: Path) -> None:
@@ -1327,8 +1323,7 @@ class Recogniser:
                 kept.append(((), choice, others, mixed))
         self._decided = kept
         self._committed = state
-        self._since_commit = [self._observed] if self._observed is not None else []
-        self._put_right = set()
+        self._since_last_commit()
         decider = (state.turn_number, state.current_player)
         if decider != self._decider:
             # (the searched positions of the decisions before: no later snapshot starts from them, and the
@@ -1436,10 +1431,7 @@ class Recogniser:
 
     def _state_at(self, h: Hypothesis, at: int) -> State:
         """The position before ``h``'s decision at ``at`` (the searched one: not to be changed)."""
-        node = self._node(self._committed)
-        for _, action in h.path[:at]:
-            node, _ = self._child(node, action)
-        return node.state
+        return self._along(self._committed, h.path[:at])[-1].state
 
     def _make_prompt(self, hyps: list[Hypothesis]) -> Prompt | None:
         """The question that tells these explanations apart; None if it would have a single answer."""
@@ -1776,6 +1768,11 @@ class Recogniser:
                 self._prompt = None
                 return Verdict(undone=undone, in_sync=True)
         return None
+
+    def _since_last_commit(self) -> None:
+        """Start afresh what the snapshots since the last commit tell: the table now, no place put right."""
+        self._since_commit = [self._observed] if self._observed is not None else []
+        self._put_right = set()
 
     def _roll_back(self, mark: State) -> int:
         """The committed game put back at one of the turn's marks: the decisions undone."""
