@@ -209,6 +209,12 @@ class Recogniser:
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
+        # the committed position when nothing was last pending, the positions committed since (from it), and
+        # the snapshots since: what a line of decisions from then on has to agree with (``_seen_returns``);
+        # and whether a time nobody watched lies in them
+        self._settled_at: list[_Node] = []
+        self._since_settled: list[Observed] = []
+        self._gap_since_settled = True
         # the latest snapshots of this turn, in order (bounded: a real-time age keeps one turn for minutes),
         # how many the turn has had, and per turn mark (by id) how many it had seen
         self._turn_seen: deque[dict[str, tuple[str, ...] | int]] = deque(maxlen=self.settings.turn_snapshots)
@@ -267,7 +273,13 @@ class Recogniser:
         self._previous = previous
         self._delta = None if previous is None else frozenset(  # (the same units every time: set operations in C)
             u for u, _ in observed.items() ^ previous.items())
+        if not self._pending():  # (the table was explained with nothing left open: lines start afresh here)
+            self._settle_here(previous)
         self._observed = observed
+        if self._unwatched or len(self._since_settled) >= self.settings.turn_snapshots:
+            self._gap_since_settled = True  # (a board out of reach; or so long open that it is not followed)
+        elif not self._since_settled or self._since_settled[-1] != observed:
+            self._since_settled.append(observed)
         if not self._since_commit or self._since_commit[-1] != observed:
             self._since_commit.append(observed)
         if not self._turn_seen or self._turn_seen[-1] != observed:
@@ -713,7 +725,7 @@ class Recogniser:
         """Lines that explain the snapshot: settled, or kept while tokens are in a hand or another line is
         still in progress."""
         best = self._dedupe(matches)  # one explanation per resulting position, the best path to it
-        best = self._consistent(best)
+        best = self._seen_returns(self._consistent(best))
         self._widen = False
         if self._unwatched:
             self._unwatched = False
@@ -857,6 +869,49 @@ class Recogniser:
         kept = [h for h, row in zip(hyps, covered) if all(row[i] for i in telling)]
         return kept or hyps
 
+    def _seen_returns(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
+        """Of these explanations of the table, those that come back to it no more often than the table did.
+
+        A line that leaves the table as it is now and comes back to it (a Rose loaded into another slot and
+        back, energy rotated among presence-only slots) claims changes the players would have been seen
+        making: each lifts and places tokens. Counted from the last time nothing was pending (the decisions
+        committed since included: a commit can come after the snapshots that showed them), a line may come
+        back as often as the snapshots did, or any number of times while nobody watched; else it is a loop
+        the search can always add (mixed seed 300032: a pair of loads the player made once was asked about,
+        answered and committed six more times over)."""
+        observed = self._observed
+        path = self._committed_since_settled()
+        if observed is None or path is None or self._gap_since_settled or not any(len(h.path) > 1 for h in hyps):
+            return hyps
+        shown = _comebacks(seen == observed for seen in self._since_settled)
+        before = [self._compare_node(node, observed).exact for node in path]
+        if _comebacks(before) > shown:
+            return hyps  # (the committed decisions alone come back more often: not a count to hold lines to)
+        kept = [h for h in hyps if len(h.path) < 2 or _comebacks(
+            [*before, *(self._compare(node.state, observed).exact
+                        for node in self._along(self._committed, h.path)[1:])], shown) <= shown]
+        return kept or hyps
+
+    def _settle_here(self, observed: Observed | None) -> None:
+        """Nothing is pending: the lines of later snapshots start from the committed position, as shown."""
+        node = self._node(self._committed)
+        self._settled_at = [node.alone()]
+        self._since_settled = [observed] if observed is not None else []
+        self._gap_since_settled = False
+
+    def _committed_since_settled(self) -> list[_Node] | None:
+        """The positions the committed decisions passed through since nothing was pending (kept apart from
+        the search's cache, which a new player's decisions drop); None when they are not a continuation."""
+        nodes = self._settled_at
+        if not nodes:
+            return None
+        done, have = self._committed.history, nodes[-1].state.history
+        if len(done) < len(have) or done[len(have) - 1:len(have)] != have[-1:]:
+            return None  # (rolled back past them: undone decisions)
+        for _, action in done[len(have):]:
+            nodes.append(self._child(nodes[-1], action)[0].alone())
+        return nodes
+
     def _unexplained(self, start: State, seen: Sequence[Observed]) -> list[Evidence]:
         """Of these snapshots, those showing tokens that ``start`` does not explain: each with where, and
         where tokens ``start`` has are not seen."""
@@ -903,7 +958,9 @@ class Recogniser:
     def _compare(self, state: State, observed: Mapping[str, tuple[str, ...] | int]) -> Comparison:
         """The position against the snapshot: from its comparison with the previous snapshot when it has
         one (only the units whose readings changed are compared again), else over every unit."""
-        node = self._node(state)
+        return self._compare_node(self._node(state), observed)
+
+    def _compare_node(self, node: _Node, observed: Mapping[str, tuple[str, ...] | int]) -> Comparison:
         cached = node.cmp
         if cached is not None:
             if cached[0] is observed:
@@ -1283,7 +1340,7 @@ class Recogniser:
 
     # -- committing ---------------------------------------------------------------
     def _settle(self, hyps: list[Hypothesis], verdict: Verdict) -> Verdict:
-        accepted, hyps = self._commit_prefix(self._dedupe(hyps))
+        accepted, hyps = self._commit_prefix(self._seen_returns(self._dedupe(hyps)))
         if len(hyps) > 1 and self._must_ask(hyps):
             self._prompt = self._make_prompt(hyps)
         else:
@@ -1865,6 +1922,19 @@ def _deciders(state: State) -> set[int]:
 def _who(state: State, decider: int, action: Action) -> int:
     """Who took ``action``: at a simultaneous node the seat the action names, as the journal checks."""
     return state.decider_of(action) if decider == SIMULTANEOUS else decider
+
+
+def _comebacks(matching: Iterable[bool], enough: int | None = None) -> int:
+    """How often a sequence of tables (each: is it the table now?) comes back to it after leaving it
+    (counting stops past ``enough``)."""
+    returns, away = 0, False
+    for same in matching:
+        if same and away:
+            returns += 1
+            if enough is not None and returns > enough:
+                break
+        away = not same
+    return returns
 
 
 def _rank(h: Hypothesis) -> tuple[int, int]:

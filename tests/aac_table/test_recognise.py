@@ -851,6 +851,24 @@ def test_a_slot_the_players_were_told_to_put_right_tells_no_line_apart_and_one_a
     assert asked and all(len(options) >= 2 for _, options in asked), asked
 
 
+def test_loads_that_come_back_to_the_table_shown_are_not_added_again_unseen():
+    """ADVANCE step 4 (p. 13): Freyith loaded a Rose from her Device's position 2 into position 1 and then
+    back, between presence-only slots (mixed wiring). Her loads came back to the table they began from,
+    and so could any line repeating them, or rotating energy among her occupied slots: such lines match
+    the table as well. They were kept, the two loads asked about in turn and committed six more times
+    over, with questions about loads she never made, and her opponent's next turn began from a position
+    never reached (mixed soak, seed 300032). A line may come back to the table now only as often as the
+    snapshots did."""
+    game, _ = _from_saved("mixed_loads_back.json", 2, 300032, fidelity="mixed")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert not t.notes, t.notes
+    loads = [options for _, options in asked if options[0].kind == "load"]
+    assert loads and all(made is not None for made, _ in asked), asked  # (never about a load not made)
+
+
 def test_an_energy_put_in_the_tile_pool_by_mistake_mid_reposition_spends_no_reposition():
     """REPOSITION (p. 16): place up to 2x of your energy. Aureon lifted her Magnet from the Gate; while
     she held it, a top-row energy of her Device went into the count-only Tile Pool by mistake and came
