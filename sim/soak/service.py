@@ -688,8 +688,11 @@ class ServiceGame:
                 in_sync = bool(sync.get("in_sync", True))
                 if in_sync and not sync.get("pending") and truth_now.matches(doc.get("table")):
                     return self._agreed(doc)
-                if (ended_by is not None and in_sync and not sync.get("pending")
-                        and (self._service_run() != pressed_in or doc.get("seq") != pressed_at)
+                # (after a restart, pending or not: its last decision waits for the press the kill took,
+                # service seed 3042: a patron placed, the press answered by the dying service without it)
+                restarted = self._service_run() != pressed_in
+                if (ended_by is not None and in_sync
+                        and (restarted or (not sync.get("pending") and doc.get("seq") != pressed_at))
                         and (doc.get("turn") or {}).get("seat") == ended_by):
                     pressed_in, pressed_at = self._service_run(), doc.get("seq")
                     self.result.end_turns_repeated += 1

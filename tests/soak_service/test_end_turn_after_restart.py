@@ -17,10 +17,11 @@ TRUTH = {"turn": 100}
 BEFORE = {"turn": 99}
 
 
-def stand_in(monkeypatch: pytest.MonkeyPatch, restarts: bool, seqs: list[int] | None = None
-             ) -> tuple[ServiceGame, list[str]]:
+def stand_in(monkeypatch: pytest.MonkeyPatch, restarts: bool, seqs: list[int] | None = None,
+             pending: bool = False) -> tuple[ServiceGame, list[str]]:
     """A soak game whose service stands at seat 2's turn, in sync, until an end-turn press reaches it.
-    ``seqs``: its journal's last row at each status (the last one repeats)."""
+    ``seqs``: its journal's last row at each status (the last one repeats); ``pending``: with the turn's
+    last decision still open until then."""
     monkeypatch.setattr(judge, "normalised", lambda state: TRUTH)
     soak = ServiceGame.__new__(ServiceGame)
     asked: list[str] = []
@@ -37,7 +38,8 @@ def stand_in(monkeypatch: pytest.MonkeyPatch, restarts: bool, seqs: list[int] | 
 
     def status() -> dict[str, Any]:
         seq = rows.pop(0) if len(rows) > 1 else rows[0]
-        return {"sync": {"in_sync": True, "pending": False}, "prompts": [], "table": shown["table"],
+        waiting = pending and shown["table"] is BEFORE
+        return {"sync": {"in_sync": True, "pending": waiting}, "prompts": [], "table": shown["table"],
                 "turn": {"seat": 2 if shown["table"] is BEFORE else 3}, "seq": seq}
 
     attributes = {
@@ -78,3 +80,20 @@ def test_a_press_before_the_table_was_read_is_repeated_once_the_service_accepted
     assert doc["table"] == TRUTH
     assert asked == ["end_turn"]
     assert soak.result.end_turns_repeated == 1 and soak.result.desyncs == 0
+
+
+def test_a_service_back_from_a_restart_with_the_turns_last_decision_open_gets_the_press_again(monkeypatch):
+    """Service soak seed 3042: Rusné placed her patron token and pressed; the service was killed as she did,
+    and its successor saw the patron on the table, kept it open for the press that ends the turn (the
+    table cannot show she is done), and the press was not made again: a desync."""
+    soak, asked = stand_in(monkeypatch, restarts=True, pending=True)
+    doc = soak._settle(soak.status(), final=True, patience=0.3, ended_by=2)
+    assert doc["table"] == TRUTH
+    assert asked == ["end_turn"]
+    assert soak.result.end_turns_repeated == 1 and soak.result.desyncs == 0
+
+
+def test_without_a_restart_a_turn_still_open_gets_no_second_press(monkeypatch):
+    soak, asked = stand_in(monkeypatch, restarts=False, seqs=[7, 7, 8], pending=True)
+    soak._settle(soak.status(), final=True, patience=0.3, ended_by=2)
+    assert asked == []
