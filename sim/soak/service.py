@@ -690,11 +690,11 @@ class ServiceGame:
                     return self._agreed(doc)
                 # (after a restart, pending or not: its last decision waits for the press the kill took,
                 # service seed 3042: a patron placed, the press answered by the dying service without it)
-                restarted = self._service_run() != pressed_in
+                run = self._service_run()
                 if (ended_by is not None and in_sync
-                        and (restarted or (not sync.get("pending") and doc.get("seq") != pressed_at))
+                        and (run != pressed_in or (not sync.get("pending") and doc.get("seq") != pressed_at))
                         and (doc.get("turn") or {}).get("seat") == ended_by):
-                    pressed_in, pressed_at = self._service_run(), doc.get("seq")
+                    pressed_in, pressed_at = run, doc.get("seq")
                     self.result.end_turns_repeated += 1
                     self.trace(f"end of turn again, seat {ended_by}: "
                                f"{_outcome(self.ask('end_turn', {'seat': ended_by}))}")

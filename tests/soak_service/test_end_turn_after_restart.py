@@ -94,6 +94,7 @@ def test_a_service_back_from_a_restart_with_the_turns_last_decision_open_gets_th
 
 
 def test_without_a_restart_a_turn_still_open_gets_no_second_press(monkeypatch):
+    """The same service still running, its turn's last decision open: the press reached it; no second one."""
     soak, asked = stand_in(monkeypatch, restarts=False, seqs=[7, 7, 8], pending=True)
     soak._settle(soak.status(), final=True, patience=0.3, ended_by=2)
     assert asked == []
