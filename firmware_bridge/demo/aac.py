@@ -22,6 +22,7 @@ from firmware_bridge.demo.tally import Pace, Tally, refused_legal_play
 from firmware_bridge.service.seams import Publisher
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
+from rules.core.verdict import NONE_OF_THESE
 from sim.judge import Position, differing_paths
 from sim.players.aac import AacTruth
 from sim.players.memory import PromptMemory
@@ -139,6 +140,9 @@ class AacDemo:
         key = self.truth.answer_published(prompt, self.game, self.memory)
         self.tally.prompts += 1
         response = self.stack.request("answer", {"prompt": prompt["id"], "key": key})
+        if key == NONE_OF_THESE and response.get("status") != "ok":
+            # told one of them it must be: as a player at the table, they pick one
+            response = self.stack.request("answer", {"prompt": prompt["id"], "key": str(prompt["options"][0]["key"])})
         if response.get("status") != "ok":
             self.tally.note(f"answer to {prompt['id']} refused: {response.get('error')}")
         doc = self.stack.barrier()

@@ -32,16 +32,16 @@ from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
 from rules.core.messages import Msg
 from rules.core.physical import Fidelity, MomentaryEvent, Snapshot
 from rules.core.projection import Comparison, Projection, Support, UnitMap, compare, further_only_at_counts, recompare
-from rules.core.verdict import Difference, Prompt, PromptOption, Refusal, Verdict
+from rules.core.verdict import NONE_OF_THESE, Difference, Prompt, PromptOption, Refusal, Verdict
 
 Path = tuple[tuple[int, Action], ...]
 Observed = Mapping[str, tuple[str, ...] | int]
 # a snapshot the committed position does not explain: where it shows tokens that position lacks, and where
 # tokens that position has are not seen
 Evidence = tuple[Observed, list[str], list[str]]
-# an answer given: after these decisions, of these options the player named this one; and whether the options
-# were decisions of different positions (a question that mixed depths: see ``_agrees``)
-Answer = tuple[tuple[Action, ...], Action, frozenset[Action], bool]
+# an answer given: after these decisions, of these options the player named this one (None: none of them); and
+# whether the options were decisions of different positions (a question that mixed depths: see ``_agrees``)
+Answer = tuple[tuple[Action, ...], Action | None, frozenset[Action], bool]
 _DELTAS_KEPT = 16  # pairs of snapshots whose differing units are kept (``_readings_changed``)
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
@@ -322,6 +322,8 @@ class Recogniser:
         others = frozenset(o.actions[0] for o in prompt.options if o.actions and o.key != key)
         before = [*self._hyps, *self._prompt_extra]  # (with the options no kept explanation had taken)
         self._prompt_extra = []
+        if not option.actions:
+            return self._answered_none(prompt, before, others)
         self._decided.append((self._prompt_prefix, option.actions[0], others, self._prompt_mixed))
         chosen = [h for h in before if self._agrees(h)]
         chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others)
@@ -338,6 +340,33 @@ class Recogniser:
             self._hyps = self._capped(self._hyps)
             return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         return self._settle(self._hyps, Verdict())
+
+    def _answered_none(self, prompt: Prompt, before: list[Hypothesis], offered: frozenset[Action]) -> Verdict:
+        """"None of these": the player made the choice some way the question did not offer (it lists the
+        lines kept when it was asked, and the true one may not be among them: presence seed 101, asked
+        part-way through a claim of tiles 3 and 4, only other claims were offered). Every line that takes
+        one of the options is ruled out; if none is left, the table is explained afresh from the committed
+        position, held to the answer. If nothing but the options explains the table, the answer is refused
+        and the question stays open."""
+        self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed))
+        agreeing = [h for h in before if self._agrees(h)]
+        observed = self._observed
+        if not agreeing:
+            kept = self._hyps
+            self._hyps = [Hypothesis((), self._committed)]
+            if observed is not None and not any(self._gather(observed)[:2]):
+                self._decided.pop()
+                self._hyps = kept
+                self._prompt_extra = before[len(kept):]
+                return Verdict(in_sync=True, pending=True, prompts=(prompt,), refusal=Refusal(
+                    prompt.player, Msg("Every way the table can be read makes one of these choices: pick "
+                                       "one.")))
+            agreeing = self._hyps
+        self._prompt = None
+        self._hyps = agreeing
+        if observed is None:
+            return Verdict(in_sync=True, pending=self._pending())
+        return self._explain(observed)
 
     def end_turn(self, seat: int) -> Verdict:
         """The seat says it is done: the decisions that match the table and end its turn (asked when they differ)."""
@@ -616,7 +645,7 @@ class Recogniser:
         as_json = self.game.action_to_json
         work: dict[str, object] = {
             "lines": [[as_json(a) for _, a in path] for path in lines],
-            "answers": [{"after": [as_json(a) for a in before], "named": as_json(choice),
+            "answers": [{"after": [as_json(a) for a in before], "named": None if choice is None else as_json(choice),
                          "over": [as_json(a) for a in sorted(others, key=repr)], "mixed": mixed}
                         for before, choice, others, mixed in self._decided],
         }
@@ -646,7 +675,8 @@ class Recogniser:
                 hyps.append(Hypothesis(tuple(path), state, 1))
         try:
             for answer in answers if isinstance(answers, list) else []:
-                decided.append((tuple(read(a) for a in answer["after"]), read(answer["named"]),
+                named = answer["named"]
+                decided.append((tuple(read(a) for a in answer["after"]), None if named is None else read(named),
                                 frozenset(read(a) for a in answer["over"]), answer.get("mixed") is True))
         except (ValueError, TypeError, KeyError):
             decided = []
@@ -777,6 +807,12 @@ class Recogniser:
         for before, choice, others, mixed in self._decided:
             n = len(before)
             if len(acts) <= n or tuple(acts[:n]) != before:
+                continue
+            if choice is None:
+                # none of the options: the line's first decision of their kinds is the choice, made otherwise
+                kinds = {o.kind for o in others}
+                if next((action for action in acts[n:] if action.kind in kinds), None) in others:
+                    return False
                 continue
             if mixed:
                 # options of different positions (which action an energy activates, or a claim two decisions
@@ -1369,7 +1405,7 @@ class Recogniser:
         done = tuple(a for _, a in accepted)
         kept: list[Answer] = []
         for before, choice, others, mixed in self._decided:
-            kinds = {choice.kind, *(o.kind for o in others)}
+            kinds = {*(() if choice is None else (choice.kind,)), *(o.kind for o in others)}
             if len(before) >= len(done) and before[: len(done)] == done:
                 kept.append((before[len(done):], choice, others, mixed))
             elif done[: len(before)] == before and not any(a.kind in kinds for a in done[len(before):]):
@@ -1523,6 +1559,7 @@ class Recogniser:
             self._prompt_extra = []
             return None
         assert first is not None
+        options.append(PromptOption(NONE_OF_THESE, Msg("none of these"), ()))
         # (options of one kind at different positions are one choice made at different points of the lines,
         # such as which energy went into a slot, loaded in any order: the first taken counts for them)
         self._prompt_mixed = len(positions) > 1 and len({action.kind for action, _, _ in picks}) > 1

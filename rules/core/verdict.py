@@ -25,11 +25,16 @@ class Difference:
     message: Msg  # e.g. "put back 1 Compass energy in Device position 3, bottom row"
 
 
+# the key of every prompt's last option, "none of these": the choice was made some way the question does not
+# offer (it has no actions); the other options are then ruled out
+NONE_OF_THESE = "none"
+
+
 @dataclass(frozen=True)
 class PromptOption:
-    key: str  # stable key used to answer ("1", "energy", "benefit", a space id, ...)
+    key: str  # stable key used to answer ("1", "energy", "benefit", a space id, ..., ``NONE_OF_THESE``)
     label: Msg
-    actions: tuple[Action, ...]  # the decision(s) this answer stands for
+    actions: tuple[Action, ...]  # the decision(s) this answer stands for (none: ``NONE_OF_THESE``)
     # the position the game is in if this is the answer (digest, as ``Prompt.context``; "" if not known):
     # a script that knows what was done matches it when it did something else to the same effect
     outcome: str = ""

@@ -20,6 +20,7 @@ from rules.aac.state import AacState
 from rules.aac.table_view import _strip_face
 from rules.core.api import CHANCE, Action, Game, IllegalAction
 from rules.core.physical import LocationSpec
+from rules.core.verdict import NONE_OF_THESE
 from sim.players.memory import PromptMemory
 from sim.players.planner import Motion, Step, plan, table_projection
 from sim.table.aac import AacTable
@@ -218,9 +219,19 @@ class AacTruth:
         recalled = memory.answer(history, options, deciders, seat) if memory is not None else None
         if recalled is not None:
             return recalled
+        if taken is not None and taken.kind in {action.kind for _, action in options}:
+            # they made this choice at this very position, and none of the options is what they did (nor one
+            # of their latest decisions): "none of these" (presence seed 101: asked part-way through a claim
+            # of tiles 3 and 4, only other claims were offered). (A decision of another kind there, such as
+            # exhausting an energy before choosing a reward, leaves the choice asked about still to make.)
+            return self._latest_of(options, seat) or NONE_OF_THESE
         deciding = self._decide_by_answering(context, options, seat)
         if deciding is not None:
             return deciding
+        return self._latest_of(options, seat)
+
+    def _latest_of(self, options: list[tuple[str, Action]], seat: int | None) -> str | None:
+        """The option that is one of the seat's latest decisions, if any."""
         for who, action in reversed(self.state.history[-RECENT:]):
             if seat is not None and who != seat:
                 continue
@@ -264,7 +275,8 @@ class AacTruth:
 
     def answer_published(self, prompt: Mapping[str, Any], game: Game, memory: PromptMemory | None = None) -> str:
         """``answer`` for a prompt as the service publishes it (``docs/mqtt.md``: options with their
-        decisions and outcomes, the seat asked); the first option when nothing is recalled."""
+        decisions and outcomes, the seat asked, "none of these" last); the first option when nothing is
+        recalled."""
         published = prompt.get("options") or []
         options: list[tuple[str, Action]] = []
         for option in published:

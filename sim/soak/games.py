@@ -24,7 +24,7 @@ from rules.aac.state import AacState
 from rules.aac.table_view import AacTableView
 from rules.core.physical import MomentaryEvent, Snapshot
 from rules.core.recogniser import Recogniser
-from rules.core.verdict import Verdict
+from rules.core.verdict import NONE_OF_THESE, Verdict
 from sim.link.direct import DirectBackend
 from sim.players.aac import AacTruth
 from sim.players.memory import PromptMemory
@@ -99,6 +99,7 @@ class TableGame:
         self.in_mistake = False
         # seats whose part of this turn ended without their button (a later move made it certain), in order
         self.unsignalled: list[int] = []
+        self.none_refused: set[str] = set()  # questions where "none of these" was refused (one it must be)
         # the true position at the start of each turn, and the recogniser's turn starts judged against it
         self.turn_starts = TurnStarts(state)
         self.backend.start(self._snapshot, self._event)
@@ -120,10 +121,17 @@ class TableGame:
             if not verdict.prompts:
                 break
             prompt = verdict.prompts[0]
-            key = self.truth.answer(prompt.context, [(o.key, o.actions[0]) for o in prompt.options], self.memory,
+            options = [(o.key, o.actions[0]) for o in prompt.options if o.actions]
+            key = self.truth.answer(prompt.context, options, self.memory,
                                     {o.key: o.outcome for o in prompt.options}, prompt.player)
             self.totals.prompts += 1
+            if key == NONE_OF_THESE and prompt.id in self.none_refused:
+                key = None  # (told one of them it must be: as a player at the table, they pick one)
             verdict = self.recogniser.answer(prompt.id, key or prompt.options[0].key)
+            if key == NONE_OF_THESE and verdict.refusal is not None and verdict.prompts == (prompt,):
+                self.none_refused.add(prompt.id)
+                self.totals.notes.append(f"turn {self.truth.state.turns_done}: 'none of these' refused: "
+                                         f"{prompt.question.render('en')}")
             self.verdict = verdict
             self._remember(verdict)
         if not verdict.in_sync and not self.in_mistake:

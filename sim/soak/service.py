@@ -61,6 +61,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 import rules
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
+from rules.core.verdict import NONE_OF_THESE
 from sim.judge import Position, differing_paths, fingerprint_of, same_position
 from sim.link.faults import LinkFaults
 from sim.link.rig import SerialRig
@@ -806,7 +807,12 @@ class ServiceGame:
         self.result.prompts += 1
         options = "; ".join(f"{o.get('key')}: {o.get('label')}" for o in prompt.get("options") or [])
         self.trace(f"prompt {prompt['id']} ({prompt.get('question')}) [{options}]: answered {key}")
-        self.ask("answer", {"prompt": prompt["id"], "key": key})
+        response = self.ask("answer", {"prompt": prompt["id"], "key": key})
+        if key == NONE_OF_THESE and response.get("status") != "ok":
+            # told one of them it must be: as a player at the table, they pick one
+            first = str((prompt.get("options") or [{}])[0].get("key"))
+            self.trace(f"'none of these' refused ({_outcome(response)}): answered {first}")
+            self.ask("answer", {"prompt": prompt["id"], "key": first})
         return self.status()
 
     def _mistake(self) -> None:

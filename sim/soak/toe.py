@@ -197,7 +197,7 @@ class ToeTableGame:
             if not verdict.prompts:
                 break
             prompt = verdict.prompts[0]
-            key = self.truth.answer(prompt.context, [(o.key, o.actions[0]) for o in prompt.options])
+            key = self.truth.answer(prompt.context, [(o.key, o.actions[0]) for o in prompt.options if o.actions])
             self.totals.prompts += 1
             verdict = self.recogniser.answer(prompt.id, key or prompt.options[0].key)
             self._observe(verdict)

@@ -8,7 +8,8 @@ import rules
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
 from rules.core.api import Action
-from sim.players.aac import AacTruth
+from rules.core.verdict import NONE_OF_THESE
+from sim.players.aac import AacTruth, digest
 from sim.players.memory import PromptMemory
 
 PASS = Action("pass", ())
@@ -111,3 +112,26 @@ def test_a_player_asked_again_at_the_same_position_says_what_they_decided_and_ke
         other = dict(others)[truth.answer("position B", others, memory, {}, seat) or ""]
         assert truth.promised == [named, other]  # a second question about another choice: both kept
         assert truth.choose() == named
+
+
+def test_a_player_whose_decision_is_not_offered_answers_none_of_these() -> None:
+    """CLAIM (p. 17), presence seed 101: asked part-way through her claim which tiles she claimed, Rusné
+    was offered only other claims; the sim named the first option, and the controller held her to a claim
+    she never made. A player who decided at the very position asked about, and did none of the options
+    there or since, says "none of these"; offered what they did, they name it."""
+    for seed in range(4):
+        truth = _truth(seed)
+        seat = truth.state.current_player
+        context = digest(truth.state)
+        legal = truth.state.legal_actions()
+        made = next(a for a in legal if sum(b.kind == a.kind for b in legal) > 2)
+        truth.apply(made)
+        memory = PromptMemory()
+        memory.agreed(len(truth.state.history))
+        alike = [a for a in legal if a.kind == made.kind and a != made]
+        offered = [(str(n + 1), action) for n, action in enumerate(alike[:2])]
+        assert truth.answer(context, offered, memory, {}, seat) == NONE_OF_THESE
+        assert truth.answer(context, [*offered, ("3", made)], memory, {}, seat) == "3"
+        # (a decision of another kind made there leaves the choice asked about still to make: not "none")
+        other_kind = [(str(n + 1), action) for n, action in enumerate(a for a in legal if a.kind != made.kind)]
+        assert truth.answer(context, other_kind[:2], memory, {}, seat) != NONE_OF_THESE

@@ -19,7 +19,7 @@ from rules.aac.state import AacState
 from rules.core.api import Action
 from rules.core.physical import Snapshot
 from rules.core.recogniser import Recogniser
-from rules.core.verdict import Verdict
+from rules.core.verdict import NONE_OF_THESE, Verdict
 from sim.players.aac import digest
 from sim.players.mistakes import Mistake
 from sim.soak.games import SoakTotals, TableGame, wiring_for
@@ -220,7 +220,7 @@ def _questions(game: TableGame) -> list[tuple[Action | None, list[Action]]]:
     def noted(prompt_id: str, key: str) -> Verdict:
         prompt = game.recogniser.prompt
         assert prompt is not None
-        asked.append((game.truth.seen.get(prompt.context), [o.actions[0] for o in prompt.options]))
+        asked.append((game.truth.seen.get(prompt.context), [o.actions[0] for o in prompt.options if o.actions]))
         return answer(prompt_id, key)
 
     game.recogniser.answer = noted  # type: ignore[method-assign]
@@ -1008,3 +1008,65 @@ def test_an_energy_left_in_a_completed_section_is_not_excused_by_the_one_being_b
     _play_turns(game, 1)
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
+def test_none_of_these_is_offered_last_and_refused_when_every_reading_of_the_table_is_an_option():
+    """CLAIM step 4 (p. 17): after a claim every other player places an energy into the Tile Pool, which
+    only counts, so each is asked which type. Every question ends with "none of these" (no decision); here
+    every way the table can be read places one of the offered types, so the answer is refused, the question
+    stays open, and the true answer then goes on without an error."""
+    game, _ = _from_saved("claim_gifts.json", 5, 1019)
+    recogniser = game.recogniser
+    answer = recogniser.answer
+    refused: list[Verdict] = []
+
+    def none_first(prompt_id: str, key: str) -> Verdict:
+        prompt = recogniser.prompt
+        assert prompt is not None
+        last = prompt.options[-1]
+        assert (last.key, last.actions) == (NONE_OF_THESE, ())
+        assert (last.label.render("en"), last.label.render("fr")) == ("none of these", "aucune de ces réponses")
+        if refused:
+            return answer(prompt_id, key)
+        verdict = answer(prompt_id, NONE_OF_THESE)
+        refused.append(verdict)
+        assert verdict.prompts == (prompt,) and recogniser.prompt == prompt
+        return verdict
+
+    recogniser.answer = none_first  # type: ignore[method-assign]
+    _play_turns(game, 3)
+    assert refused, "no question was asked"
+    reason = refused[0].refusal
+    assert reason is not None and reason.reason.render("en") == (
+        "Every way the table can be read makes one of these choices: pick one.")
+    assert refused[0].in_sync and not refused[0].accepted
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+
+
+def test_none_of_these_lets_a_player_whose_claim_is_not_offered_go_on_to_make_it():
+    """CLAIM (p. 17) at a presence-only table: Rusné claims tiles 3 and 4, paid from the count-only Tile
+    Pool. Asked part-way through which claim she made, she was offered only claims of tile 3, so she had
+    to name one (with answers held strictly to what they name, a change tried and taken out, her true line
+    was then ruled out and the next turn started from a position never reached: presence soak, seed 101,
+    turn 99). She answers "none of these"; the lines that claim tile 3 alone are dropped, and her claim is
+    committed once the table shows it."""
+    game, start = _from_saved("presence_claim_not_offered.json", 3, 101, fidelity="presence")
+    recogniser = game.recogniser
+    answer = recogniser.answer
+    nones: list[Verdict] = []
+
+    def noted(prompt_id: str, key: str) -> Verdict:
+        verdict = answer(prompt_id, key)
+        if key == NONE_OF_THESE:
+            nones.append(verdict)
+        return verdict
+
+    recogniser.answer = noted  # type: ignore[method-assign]
+    _play_turns(game, 2)
+    assert nones and all(v.refusal is None for v in nones)
+    committed = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
+    assert [a.args[0] for a in committed][:1] == [(3, 4)], committed
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+    assert not t.notes, t.notes

@@ -237,7 +237,7 @@ def test_an_answer_naming_one_of_several_payments_is_the_one_committed():
         memory.accept([a for _, a in verdict.accepted], verdict.undone)
         while verdict.prompts:
             prompt = verdict.prompts[0]
-            options = [(o.key, o.actions[0]) for o in prompt.options]
+            options = [(o.key, o.actions[0]) for o in prompt.options if o.actions]
             key = truth.answer(prompt.context, options, memory, None, prompt.player) or options[0][0]
             answered.append(dict(options)[key])
             verdict = recogniser.answer(prompt.id, key)
