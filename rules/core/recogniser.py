@@ -351,22 +351,24 @@ class Recogniser:
         self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed))
         agreeing = [h for h in before if self._agrees(h)]
         observed = self._observed
+        gathered = None
         if not agreeing:
             kept = self._hyps
-            self._hyps = [Hypothesis((), self._committed)]
-            if observed is not None and not any(self._gather(observed)[:2]):
-                self._decided.pop()
-                self._hyps = kept
-                self._prompt_extra = before[len(kept):]
-                return Verdict(in_sync=True, pending=True, prompts=(prompt,), refusal=Refusal(
-                    prompt.player, Msg("Every way the table can be read makes one of these choices: pick "
-                                       "one.")))
-            agreeing = self._hyps
+            self._hyps = agreeing = [Hypothesis((), self._committed)]
+            if observed is not None:
+                gathered = self._gather(observed)
+                if not gathered[0] and not gathered[1]:
+                    self._decided.pop()
+                    self._hyps = kept
+                    self._prompt_extra = before[len(kept):]
+                    return Verdict(in_sync=True, pending=True, prompts=(prompt,), refusal=Refusal(
+                        prompt.player, Msg("Every way the table can be read makes one of these choices: pick "
+                                           "one.")))
         self._prompt = None
         self._hyps = agreeing
         if observed is None:
             return Verdict(in_sync=True, pending=self._pending())
-        return self._explain(observed)
+        return self._explain(observed, gathered)  # (searched once: the search above is the snapshot's)
 
     def end_turn(self, seat: int) -> Verdict:
         """The seat says it is done: the decisions that match the table and end its turn (asked when they differ)."""
@@ -694,8 +696,11 @@ class Recogniser:
         return self._explain(self._observed)
 
     # -- explaining an observation -------------------------------------------------
-    def _explain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict:
-        matches, partial, closest = self._gather(observed)
+    def _explain(self, observed: Mapping[str, tuple[str, ...] | int],
+                 gathered: tuple[list[Hypothesis], list[Hypothesis], list[tuple[int, Hypothesis, Comparison]]]
+                 | None = None) -> Verdict:
+        """``gathered``: ``_gather``'s result for ``observed`` from the kept lines, if already searched."""
+        matches, partial, closest = gathered if gathered is not None else self._gather(observed)
         if matches:
             return self._matched(matches, partial, observed)
         if not partial and self._widen and self.settings.unwatched_reach > 1:
@@ -1405,7 +1410,7 @@ class Recogniser:
         done = tuple(a for _, a in accepted)
         kept: list[Answer] = []
         for before, choice, others, mixed in self._decided:
-            kinds = {*(() if choice is None else (choice.kind,)), *(o.kind for o in others)}
+            kinds = {a.kind for a in (*others, choice) if a is not None}
             if len(before) >= len(done) and before[: len(done)] == done:
                 kept.append((before[len(done):], choice, others, mixed))
             elif done[: len(before)] == before and not any(a.kind in kinds for a in done[len(before):]):
