@@ -30,7 +30,9 @@ log = logging.getLogger("aetherlink.hal.link")
 @dataclass(frozen=True)
 class PortSettings:
     baudrate: int = 115200  # ignored by USB CDC and ptys, kept for real UARTs
-    read_timeout: float = 0.005  # also the timer resolution of the link
+    # how often the link's timers run at least (repairs, LED retries, the link timeout); what must go out at
+    # once (LEDs that changed, a heartbeat request) wakes the thread from its read instead of waiting for it
+    read_timeout: float = 0.02
     write_timeout: float = 0.5
     reconnect_interval: float = 0.2
 
@@ -68,23 +70,33 @@ class SerialLink:
 
     def stop(self) -> None:
         self._stop.set()
+        with self.lock:
+            self._wake()  # (not left to finish its read)
         if self._thread is not None:
             self._thread.join(timeout=2.0)
 
     def show_leds(self, leds: list[LedValue]) -> None:
+        """Set the LEDs wanted; if they changed, wake the link's thread to send them now, not at its next
+        timer run."""
         with self.lock:
-            self.session.show_leds(leds)
+            if self.session.show_leds(leds):
+                self._wake()
 
     def request_heartbeat(self) -> None:
         """Queue a REQUEST_HEARTBEAT and wake the link's thread from its read to write it now: left to
-        the read's timeout (5 ms), the answer came no sooner than the board's own heartbeats of the
-        simulated tables (5 ms apart), and a snapshot was held longer, not shorter."""
-        with self.lock:  # (held: the port is closed only once ``_serving`` is cleared under it)
+        the read's timeout, the answer came no sooner than the board's own heartbeats of the simulated
+        tables (5 ms apart), and a snapshot was held longer, not shorter."""
+        with self.lock:
             self.session.request_heartbeat()
-            cancel = getattr(self._serving, "cancel_read", None)
-            if cancel is not None:
-                with contextlib.suppress(serial.SerialException, OSError, NotImplementedError):
-                    cancel()
+            self._wake()
+
+    def _wake(self) -> None:
+        """Cut the link thread's read short (called with ``lock`` held: the port is closed only once
+        ``_serving`` is cleared under it)."""
+        cancel = getattr(self._serving, "cancel_read", None)
+        if cancel is not None:
+            with contextlib.suppress(serial.SerialException, OSError, NotImplementedError):
+                cancel()
 
     def _open(self) -> serial.Serial:
         s = self.settings

@@ -294,9 +294,12 @@ class HostSession:
             self.status.heartbeat_requests += 1
 
     # -- LEDs
-    def show_leds(self, leds: list[LedValue]) -> None:
+    def show_leds(self, leds: list[LedValue]) -> bool:
+        """Want ``leds`` on the board; True if that is a change (there is something to send)."""
+        changed = leds != self.desired_leds
         self.desired_leds = list(leds)
         self._leds_settled = False
+        return changed
 
     def _on_led_ack(self, ack: wire.LedAck) -> None:
         inflight = self.led_inflight.get(ack.start)

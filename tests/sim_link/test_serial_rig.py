@@ -210,3 +210,32 @@ def test_a_snapshot_does_not_wait_for_the_boards_periodic_heartbeats(tmp_path):
     finally:
         backend.stop()
         rig.stop()
+
+
+def test_leds_that_change_go_out_at_once_whatever_the_links_timer_period(tmp_path):
+    """The link's thread runs its timers every ``read_timeout`` (20 ms at a real table, to spare the Pi's
+    CPU while nothing happens) and otherwise sleeps in its read until the board sends something. LEDs that
+    changed wake it, so they do not wait for the board's next frame or the next timer run: here the board
+    sends nothing (its heartbeat is a minute away) and the read would sleep for 30 s."""
+    wiring = load_wiring_map("aac-5p")
+    table = AacTable()
+    demo_setup(table)
+    pins = MockFactory(pin_class=MockPWMPin)
+    rig = SerialRig(table, wiring, tmp_path, LinkFaults(), seed=3, pin_factory=pins,
+                    timing=McuTiming(scan_period=0.002, heartbeat_ms=60_000, refresh_every=0))
+    rig.start()
+    settings = fast_settings()
+    settings = replace(settings, link=replace(settings.link, link_timeout=120.0),
+                       port=replace(settings.port, read_timeout=30.0))
+    backend = open_backend(BackendConfig(wiring=wiring, ports=rig.ports, pin_factory=pins, settings=settings))
+    snaps: list = []
+    backend.start(snaps.append, lambda event: None)
+    try:
+        assert wait_for(lambda: snaps and backend.status().ready)
+        time.sleep(0.1)  # (the board's answers to the first snapshot's requests are read: the link is idle)
+        backend.show(LedFrame(1, {"aureon.dev.p3.tile": LedState(Colour.RED, LedMode.BLINK)}))
+        index = backend.wiring.locations["aureon.dev.p3.tile"].led.index
+        assert wait_for(lambda: rig.mcus["dev-aureon"].leds[index] == (255, 0, 0, 1), timeout=5.0)
+    finally:
+        backend.stop()
+        rig.stop()
