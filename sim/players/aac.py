@@ -243,7 +243,10 @@ class AacTruth:
     def _decide_by_answering(self, context: str, options: list[tuple[str, Action]], seat: int | None) -> str | None:
         """Asked about a choice they have not made yet ("gain the energy or the benefit?" as the section
         completes), a player decides by answering, then carries the choice out: one of the options that is a
-        legal decision of theirs now, picked at random, and they make it as soon as it is legal.
+        legal decision of theirs now, picked at random, and they make it as soon as it is legal. So too for one
+        that becomes legal only after another decision of theirs (a contributor asked "the energy or the
+        benefit?" before the energy she activates is placed): answered with the first option and then made
+        freely, their choice had contradicted their answer (presence seed 103, 5 players).
 
         Asked again at the same position, they say what they decided (mixed seed 204: asked five times in
         turns about two loads to come, the player named another energy for one of them each time, and made
@@ -257,6 +260,9 @@ class AacTruth:
                 return key
         legal = st.legal_actions()
         open_now = [(key, action) for key, action in options if action in legal]
+        if not open_now:  # (a decision still to come in their part, after the one in hand?)
+            coming = self._coming({action for _, action in options})
+            open_now = [(key, action) for key, action in options if action in coming]
         if not open_now:
             return None
         key, action = self.rng.choice(open_now)
@@ -266,6 +272,25 @@ class AacTruth:
         promises.append(action)
         self.decided[context] = action
         return key
+
+    def _coming(self, wanted: set[Action], depth: int = 2) -> set[Action]:
+        """The decisions of ``wanted`` that the player in play can reach within ``depth`` decisions of theirs."""
+        seat = self.state.current_player
+        found: set[Action] = set()
+        level = [self.state]
+        for _ in range(depth):
+            nxt = []
+            for st in level:
+                for action in st.legal_actions():
+                    if action in wanted:
+                        found.add(action)
+                        continue
+                    child = st.clone()
+                    child.apply(action)
+                    if child.current_player == seat and not child.is_terminal():
+                        nxt.append(child)
+            level = nxt
+        return found
 
     def _promises(self, seat: int) -> list[Action]:
         """``seat``'s promises not kept yet: a promise is kept in the turn it was made, or not at all."""

@@ -1070,3 +1070,19 @@ def test_none_of_these_lets_a_player_whose_claim_is_not_offered_go_on_to_make_it
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
     assert not t.notes, t.notes
+
+
+def test_a_contributor_asked_before_her_part_keeps_to_her_answer():
+    """MONUMENT SECTION COMPLETION (p. 19), step 1: each contributor gains either the section's energy or
+    the adjacent token's benefit, and exhausts or activates their energy, in any order. At a presence-only
+    table (presence soak, seed 103, 5 players, without mistakes) Aureon is asked about her part of a
+    completion before she has made it, while the energy she activates is still to be placed: "the energy
+    or the benefit?". The sim player answered with the first option ("the energy") and later took the
+    benefit and an upgrade, which the table cannot show; held to her answer, the controller committed the
+    energy and the next turn started from a position never reached. A player asked about a choice still to
+    come decides by answering and keeps to it (``AacTruth._decide_by_answering``)."""
+    game, _ = _from_saved("presence_reward_benefit_unseen.json", 5, 103, mistakes=0.0, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert t.prompts > 0
