@@ -219,6 +219,11 @@ class AacTruth:
         recalled = memory.answer(history, options, deciders, seat) if memory is not None else None
         if recalled is not None:
             return recalled
+        if (memory is not None and seat is not None and seat != self.state.current_player
+                and memory.made_otherwise(history, options, deciders, seat)):
+            # their part is over, and what they did of this kind is not offered (presence seed 100, no
+            # mistakes, turn 82: Freyith, asked which tile replaced tile III.4, had replaced tile III.2)
+            return NONE_OF_THESE
         if taken is not None and taken.kind in {action.kind for _, action in options}:
             # they made this choice at this very position, and none of the options is what they did (nor one
             # of their latest decisions): "none of these" (presence seed 101: asked part-way through a claim

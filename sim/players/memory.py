@@ -48,3 +48,14 @@ class PromptMemory:
                         if option == action:
                             return key
         return None
+
+    def made_otherwise(self, history: Sequence[Action], options: Sequence[tuple[str, Action]],
+                       deciders: Sequence[int], seat: int) -> bool:
+        """Has ``seat`` made, since the controller last agreed, a decision of the options' kinds that the
+        controller has not accepted and that none of the options is? (Their answer is "none of these".)"""
+        since = list(history[self._sync[0]:])
+        left = Counter(since) - Counter(self.accepted[self._sync[1]:])
+        kinds = {action.kind for _, action in options}
+        offered = {action for _, action in options}
+        return any(who == seat and left[action] > 0 and action.kind in kinds and action not in offered
+                   for action, who in zip(since, deciders[self._sync[0]:]))

@@ -135,3 +135,31 @@ def test_a_player_whose_decision_is_not_offered_answers_none_of_these() -> None:
         # (a decision of another kind made there leaves the choice asked about still to make: not "none")
         other_kind = [(str(n + 1), action) for n, action in enumerate(a for a in legal if a.kind != made.kind)]
         assert truth.answer(context, other_kind[:2], memory, {}, seat) != NONE_OF_THESE
+
+
+def test_a_player_whose_part_is_over_answers_none_of_these_about_a_decision_made_otherwise() -> None:
+    """CLAIM (p. 17), presence seed 100 without mistakes, turn 82: Freyith, her part over, was asked which
+    tile replaced tile III.4; she had replaced tile III.2, which no option offered, and the sim named the
+    first option (the controller then committed a claim nobody made). A player whose part is over, asked
+    about a decision of a kind they made since the controller last agreed and that no option is, says
+    "none of these"; offered it, they name it."""
+    tried = 0
+    for seed in range(6):
+        truth, seat, legal, memory = _at_a_turn(seed)
+        start = len(truth.state.history)
+        made = next(a for a in legal if sum(b.kind == a.kind for b in legal) > 2)
+        truth.apply(made)
+        for _ in range(60):
+            if truth.state.current_player != seat or truth.state.is_terminal():
+                break
+            truth.apply(truth.choose())
+        assert truth.state.current_player != seat
+        done = {action for who, action in truth.state.history[start:] if who == seat}
+        alike = [a for a in legal if a.kind == made.kind and a not in done]
+        if not alike:
+            continue  # (they went on to make every other one of that kind: nothing left to offer)
+        tried += 1
+        offered = [(str(n + 1), action) for n, action in enumerate(alike[:2])]
+        assert truth.answer("a position not seen", offered, memory, {}, seat) == NONE_OF_THESE
+        assert truth.answer("a position not seen", [*offered, ("3", made)], memory, {}, seat) == "3"
+    assert tried >= 3
