@@ -185,10 +185,9 @@ def test_a_held_up_scan_thread_still_counts_the_boards_scans_by_time(clean_rig):
     assert 0.3 / rig.timing.scan_period * 0.9 <= scans <= 0.6 / rig.timing.scan_period, scans
 
 
-def test_a_snapshot_does_not_wait_for_the_boards_periodic_heartbeats(tmp_path):
-    """Every board must confirm a scan made after the quiet window before a snapshot is released. Boards
-    whose periodic heartbeat is a minute away (a real table's is 100 ms) are asked for one
-    (REQUEST_HEARTBEAT), so the first snapshot and the one after a change come without waiting for it."""
+def _silent_boards(tmp_path, read_timeout: float | None = None):
+    """A rig whose boards send nothing unasked (their periodic heartbeat is a minute away), the HAL reading
+    them (its link timeout longer than that; ``read_timeout``: its links' timer period, if not the tests')."""
     wiring = load_wiring_map("aac-5p")
     table = AacTable()
     demo_setup(table)
@@ -198,9 +197,19 @@ def test_a_snapshot_does_not_wait_for_the_boards_periodic_heartbeats(tmp_path):
     rig.start()
     settings = fast_settings()
     settings = replace(settings, link=replace(settings.link, link_timeout=120.0))
+    if read_timeout is not None:
+        settings = replace(settings, port=replace(settings.port, read_timeout=read_timeout))
     backend = open_backend(BackendConfig(wiring=wiring, ports=rig.ports, pin_factory=pins, settings=settings))
     snaps: list = []
     backend.start(snaps.append, lambda event: None)
+    return table, rig, backend, snaps
+
+
+def test_a_snapshot_does_not_wait_for_the_boards_periodic_heartbeats(tmp_path):
+    """Every board must confirm a scan made after the quiet window before a snapshot is released. Boards
+    whose periodic heartbeat is a minute away (a real table's is 100 ms) are asked for one
+    (REQUEST_HEARTBEAT), so the first snapshot and the one after a change come without waiting for it."""
+    table, rig, backend, snaps = _silent_boards(tmp_path)
     try:
         assert wait_for(lambda: snaps)
         table.move("aureon.board.exhausted", "board.pool")
@@ -217,19 +226,7 @@ def test_leds_that_change_go_out_at_once_whatever_the_links_timer_period(tmp_pat
     CPU while nothing happens) and otherwise sleeps in its read until the board sends something. LEDs that
     changed wake it, so they do not wait for the board's next frame or the next timer run: here the board
     sends nothing (its heartbeat is a minute away) and the read would sleep for 30 s."""
-    wiring = load_wiring_map("aac-5p")
-    table = AacTable()
-    demo_setup(table)
-    pins = MockFactory(pin_class=MockPWMPin)
-    rig = SerialRig(table, wiring, tmp_path, LinkFaults(), seed=3, pin_factory=pins,
-                    timing=McuTiming(scan_period=0.002, heartbeat_ms=60_000, refresh_every=0))
-    rig.start()
-    settings = fast_settings()
-    settings = replace(settings, link=replace(settings.link, link_timeout=120.0),
-                       port=replace(settings.port, read_timeout=30.0))
-    backend = open_backend(BackendConfig(wiring=wiring, ports=rig.ports, pin_factory=pins, settings=settings))
-    snaps: list = []
-    backend.start(snaps.append, lambda event: None)
+    _table, rig, backend, snaps = _silent_boards(tmp_path, read_timeout=30.0)
     try:
         assert wait_for(lambda: snaps and backend.status().ready)
         time.sleep(0.1)  # (the board's answers to the first snapshot's requests are read: the link is idle)
