@@ -84,7 +84,7 @@ def _run(args: argparse.Namespace) -> int:
             service = Service(choice.config)
 
             def on_signal(signum: int, frame: FrameType | None) -> None:
-                service.stop()
+                service.stop_from_signal()
 
             # (before start: "online" is published during it, and a SIGTERM right after, as a test's or
             # systemd's stop, killed the process without its shutdown; a Stop queued now ends ``run``)

@@ -157,8 +157,12 @@ class Service:
         return self._thread
 
     def stop(self) -> None:
-        """Ask the core loop to finish (safe from any thread or a signal handler)."""
+        """Ask the core loop to finish (from any thread; from a signal handler, ``stop_from_signal``)."""
         self.inbox.put(Stop())
+
+    def stop_from_signal(self) -> None:
+        """Ask the core loop to finish within a tick, taking no lock (SIGTERM, SIGINT)."""
+        self.inbox.ask_stop()
 
     def join(self, timeout: float = 10.0) -> None:
         if self._thread is not None:

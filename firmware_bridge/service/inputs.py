@@ -67,6 +67,14 @@ class Inbox:
 
     def __init__(self, maxsize: int = 10_000):
         self._queue: queue.Queue[Input] = queue.Queue(maxsize)
+        self._stop_asked = False
+
+    def ask_stop(self) -> None:
+        """Ask the core loop to finish, from a signal handler: the core sees it within one wait (a tick at
+        most). Nothing is locked: ``queue.Queue`` is not reentrant, and a put from a handler that
+        interrupted the core's own get waited for ever for the lock the core held (a service that
+        SIGTERM did not stop)."""
+        self._stop_asked = True
 
     def put(self, item: Input) -> bool:
         try:
@@ -79,10 +87,12 @@ class Inbox:
         self.put(item)
 
     def get(self, timeout: float) -> Input | None:
+        if self._stop_asked:
+            return Stop()
         try:
             return self._queue.get(timeout=timeout)
         except queue.Empty:
-            return None
+            return Stop() if self._stop_asked else None
 
     def qsize(self) -> int:
         return self._queue.qsize()
