@@ -36,14 +36,10 @@ class PromptMemory:
                deciders: Sequence[int] | None = None, seat: int | None = None) -> str | None:
         """The option among the decisions not accepted yet; only ``seat``'s own (``deciders`` names who
         took each decision of ``history``) when the prompt names the player asked."""
-        since = list(history[self._sync[0]:])
-        mine = [True] * len(since)
-        if seat is not None and deciders is not None:
-            mine = [who == seat for who in deciders[self._sync[0]:]]
-        left = Counter(since) - Counter(self.accepted[self._sync[1]:])
+        own = self._unaccepted(history, deciders, seat)
         for specific in (True, False):
-            for action, own in zip(since, mine):
-                if own and left[action] > 0 and (action.kind != "pass") == specific:
+            for action in own:
+                if (action.kind != "pass") == specific:
                     for key, option in options:
                         if option == action:
                             return key
@@ -53,9 +49,18 @@ class PromptMemory:
                        deciders: Sequence[int], seat: int) -> bool:
         """Has ``seat`` made, since the controller last agreed, a decision of the options' kinds that the
         controller has not accepted and that none of the options is? (Their answer is "none of these".)"""
-        since = list(history[self._sync[0]:])
-        left = Counter(since) - Counter(self.accepted[self._sync[1]:])
         kinds = {action.kind for _, action in options}
         offered = {action for _, action in options}
-        return any(who == seat and left[action] > 0 and action.kind in kinds and action not in offered
-                   for action, who in zip(since, deciders[self._sync[0]:]))
+        return any(action.kind in kinds and action not in offered
+                   for action in self._unaccepted(history, deciders, seat))
+
+    def _unaccepted(self, history: Sequence[Action], deciders: Sequence[int] | None,
+                    seat: int | None) -> list[Action]:
+        """The decisions since the controller last agreed that it has not accepted, in order; only ``seat``'s
+        when it is named (and ``deciders`` says who took each decision of ``history``)."""
+        since = list(history[self._sync[0]:])
+        mine = [True] * len(since)
+        if seat is not None and deciders is not None:
+            mine = [who == seat for who in deciders[self._sync[0]:]]
+        left = Counter(since) - Counter(self.accepted[self._sync[1]:])
+        return [action for action, own in zip(since, mine) if own and left[action] > 0]

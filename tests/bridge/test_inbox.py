@@ -46,9 +46,12 @@ def test_sigterm_stops_the_service_process(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "AETHERLINK_LOG": "WARNING"}
     process = subprocess.Popen([sys.executable, "-m", "tests.bridge.service_main", "run", "--config", str(config)],
                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    journal = tmp_path / "journal-t1.sqlite"  # (made by the service's start, after the handler is installed)
     try:
-        time.sleep(2.0)  # (started: the core loop is waiting on its queue)
-        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        deadline = time.monotonic() + 30
+        while not journal.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert journal.exists() and process.poll() is None, process.stderr.read() if process.stderr else ""
         process.send_signal(signal.SIGTERM)
         assert process.wait(10) == 0
     finally:
