@@ -43,6 +43,7 @@ Evidence = tuple[Observed, list[str], list[str]]
 # whether the options were decisions of different positions (a question that mixed depths: see ``_agrees``)
 Answer = tuple[tuple[Action, ...], Action | None, frozenset[Action], bool]
 _DELTAS_KEPT = 16  # pairs of snapshots whose differing units are kept (``_readings_changed``)
+_DROPPED_KEPT = 64  # things let go and not yet freed (``_let_go``), at most
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
@@ -234,6 +235,10 @@ class Recogniser:
         # positions dropped from the cache, freed by ``tidy`` when the service is idle (freeing a thousand
         # positions takes milliseconds): only the latest such batch is kept, so memory stays bounded without it
         self._stale: dict[int, _Node] = {}
+        # other things let go during a snapshot that may hold the last reference to searched positions (the
+        # node the snapshots were compared against, with its subtree; the readings of older snapshot pairs):
+        # freed by ``tidy`` too, not in the middle of a verdict
+        self._dropped: list[object] = []
         self._hidden = getattr(view, "hidden_key", None)
         # (what a position's key adds to its table; the view's or the game's, never this recogniser's own
         # method: the positions it caches would hold the recogniser in a cycle)
@@ -958,6 +963,7 @@ class Recogniser:
         where tokens ``start`` has are not seen."""
         node = self._node(start)  # (its projection is cached: the search met it)
         if self._seen_against is None or self._seen_against[0] is not node:
+            self._let_go(self._seen_against)
             self._seen_against = (node, {})
         known = self._seen_against[1]  # (asked again at every snapshot, with one snapshot more each time)
         out: list[Evidence] = []
@@ -1022,7 +1028,8 @@ class Recogniser:
         got = self._deltas.get(key)
         if got is None or got[0] is not before or got[1] is not after:
             if len(self._deltas) >= _DELTAS_KEPT:
-                self._deltas.clear()
+                self._let_go(self._deltas)
+                self._deltas = {}
             got = (before, after, frozenset(u for u, _ in before.items() ^ after.items()))
             self._deltas[key] = got
         return got[2]
@@ -1050,9 +1057,23 @@ class Recogniser:
         """Searched positions kept for the next snapshots, and those dropped but not yet freed by ``tidy``."""
         return len(self._nodes), len(self._stale)
 
+    @property
+    def let_go(self) -> int:
+        """Things let go during verdicts (positions no longer compared against, older readings) not yet freed."""
+        return len(self._dropped)
+
     def tidy(self) -> None:
-        """Free the positions dropped from the cache (the service calls it when its inbox is empty)."""
+        """Free the positions dropped from the cache and what verdicts let go (the service calls it when its inbox
+        is empty)."""
         self._stale = {}
+        self._dropped = []
+
+    def _let_go(self, what: object) -> None:
+        """Drop ``what`` now, free it at ``tidy``: freeing a searched subtree cost 3-6 ms of a prompt's verdict."""
+        if what is not None:
+            if len(self._dropped) >= _DROPPED_KEPT:
+                self._dropped = []  # (no idle moment for a long while: memory stays bounded)
+            self._dropped.append(what)
 
     def _child(self, node: _Node, action: Action) -> tuple[_Node, frozenset[str]]:
         got = node.children.get(action)

@@ -556,6 +556,24 @@ def test_a_finished_turns_searched_positions_are_dropped_and_freed_when_idle():
     assert (game.totals.false_rejections, game.totals.desyncs) == (0, 0), game.totals.notes
 
 
+def test_what_a_verdict_lets_go_is_freed_when_idle_not_during_the_verdict():
+    """The node the snapshots since the last commit were compared against holds the positions searched from it;
+    letting it go when another is committed freed them in the middle of the next verdict (3-6 ms of a prompt's,
+    ``bench e2e``). It is kept until ``tidy``, as dropped positions are."""
+    game = table(2, seed=3)
+    rec = game.recogniser
+    for _ in range(3000):
+        if rec.let_go:
+            break
+        game.step()
+    assert rec.let_go > 0, "nothing was let go in 3000 steps"
+    rec.tidy()
+    assert rec.let_go == 0
+    for _ in range(30):  # and recognition goes on as before
+        game.step()
+    assert (game.totals.false_rejections, game.totals.desyncs) == (0, 0), game.totals.notes
+
+
 def _explanations_with_compass_lifted(vanish_depth: int, vanish_budget: int) -> list[list[str]]:
     """Presence soak seed 100 (2 players), decision 57: Multanec used an action whose benefit lifts the Compass
     off the Beacon's space 1 (sensed) to put it in the common pool (unsensed). The explanations kept after each
