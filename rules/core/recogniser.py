@@ -1692,8 +1692,9 @@ class Recogniser:
 
     def _made_first(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
         """``h`` with its own later ``choice`` made at ``at``, before the decisions it followed, when each
-        shows on the table, the table would have looked the same after each in either order, and the new
-        order reaches the same position.
+        changes the projected table, the sensors would have read the same succession of tables in either
+        order (a decision they cannot read shows none of its own), and the new order reaches the same
+        position.
 
         Of two orders of the same loads only one is kept per position: Rusné loaded a Wild and then a
         Rose from the Tile Pool, which only counts, into her presence-only Device, and the line kept had
@@ -1710,7 +1711,7 @@ class Recogniser:
         tables: list[list[dict[str, tuple[str, ...] | int]]] = []
         for order in (made, moved):
             node = self._node(start)
-            tables.append([])
+            tables.append([self._as_sensed(node.exp)])
             for _, action in order:
                 try:
                     node, changed = self._child(node, action)
@@ -1721,7 +1722,13 @@ class Recogniser:
                     # a benefit's upgrade, may be one the player has not made yet, and a question about it
                     # would come before she did (mixed soak, seed 200, game 207))
                     return None
-                tables[-1].append(self._as_sensed(node.exp))
+                # (the tables the snapshots could have shown: a decision the sensors cannot read, an energy
+                # gained from the count-only reserve into an unsensed Exhausted Pool, shows no table of its
+                # own, so it may be named first (presence seed 105: Multanec gained his patron reward first,
+                # then exhausted his Rose, and the line kept had the reward after the Rose))
+                table = self._as_sensed(node.exp)
+                if table != tables[-1][-1]:
+                    tables[-1].append(table)
         if tables[0] != tables[1]:
             return None  # (the snapshots would have shown the other order: energy moved between other slots)
         line = self._spliced(h, at, moved, start, upto=later)

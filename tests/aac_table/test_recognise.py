@@ -1104,3 +1104,23 @@ def test_a_contributor_asked_before_her_part_keeps_to_her_answer():
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     assert t.prompts > 0
+
+
+def test_an_answer_naming_an_unseen_reward_first_keeps_the_line_that_took_it_later():
+    """MONUMENT PATRON TOKENS (p. 19): Aureon constructs the Gate's section with her patron token, and
+    Multanec, a contributor, gains the section's energy and exhausts his Rose and Compass there, "in any
+    order". He gained the energy first: from the count-only reserve into his unsensed Exhausted Pool, so
+    the table never shows it. Asked "the energy, or exhaust / activate your Rose / Compass?" he answered
+    "the energy", which he had done first; the line kept with his Rose exhausted had the energy after it,
+    and the answer ruled it out: every line left activated one of his energies, and in Freyith's next
+    turn the table was refused (presence soak, seed 105, 3 players, turn 101; "put back 1 token in the
+    Anfirien Beacon", where one line had placed his activated Compass). The answer now carries that line
+    on with the energy moved first: the table, as the sensors read it, changes in the same way in both
+    orders."""
+    game, _ = _from_saved("patron_reward_first.json", 3, 105, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    rewards = [(done, options) for done, options in asked if any(o.kind == "reward" for o in options)]
+    assert any(done == Action("reward", ("energy",)) and done in options for done, options in rewards), asked
