@@ -885,7 +885,18 @@ class Recogniser:
         if len(moved) <= self.settings.max_hypotheses // 2 and not crowded:
             return moved if self._invisible_choice(moved) else None
         # (a strict question implies a lenient one: asking for the lenient one alone is enough)
-        return moved if self._question(moved, strict=False) is not None else None
+        if self._question(moved, strict=False) is not None:
+            return moved
+        # a line another one goes on from tells nothing apart (no answer about a later decision rules it
+        # out), and with it among them the first decision they differ in may be only "went on": presence
+        # seed 105, turn 114, a claim's replace times the tile revealed after it crowded the list beside
+        # lines that stopped after the exhaust and the action; no question was found, and the line with
+        # the true replace was dropped
+        ends = [h.path for h in moved]
+        going = [h for h in moved if not any(len(end) > len(h.path) and end[:len(h.path)] == h.path for end in ends)]
+        if len(going) >= 2 and self._question(going, strict=False) is not None:
+            return going
+        return None
 
     def _consistent(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
         """Of several explanations, those that account for every snapshot since the last commit that any

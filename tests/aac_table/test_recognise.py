@@ -1124,3 +1124,22 @@ def test_an_answer_naming_an_unseen_reward_first_keeps_the_line_that_took_it_lat
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     rewards = [(done, options) for done, options in asked if any(o.kind == "reward" for o in options)]
     assert any(done == Action("reward", ("energy",)) and done in options for done, options in rewards), asked
+
+
+def test_a_replace_crowded_out_beside_lines_that_stopped_earlier_is_asked_about():
+    """CLAIM (p. 17): Multanec claims a tile from the Tile Pool and replaces one of his Device's tiles
+    with it; a tile is revealed into the pool. At a presence-only table neither which tile he replaced
+    nor which was revealed shows, so four replaces times three reveals match the table, beside lines
+    that stopped after his exhaust and his action (the claim's energy still "in a hand"). Answered which
+    action he used, those lines still crowded the list, but no question was found: the first decision
+    they differ in was only whether a line went on at all, and the line with his true replace
+    (multanec.0b) was dropped; the next turn started from a position never reached (presence soak, seed
+    105, 3 players, turn 115). A line another one goes on from tells nothing apart: the question is
+    looked for among the others."""
+    game, _ = _from_saved("presence_replace_crowded.json", 3, 105, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    replaces = [(done, options) for done, options in asked if done is not None and done.kind == "replace"]
+    assert any(done in options for done, options in replaces), asked
