@@ -396,6 +396,13 @@ class Recogniser:
                 res = self._search(h, self._observed, goal=ended, budget=left)
                 spent += res.expansions
                 found.extend(res.matches)
+        if found and self._observed is not None:
+            # the ends part-way along the kept lines are ends too, and the snapshots choose among them all:
+            # after a claim of tile 2 and its replace, the kept lines had revealed the next tile already, and
+            # the search from the committed position, which never lets the table drift away, found only
+            # claims of tile 1 (ending where the replace does, at a presence-only pool), although the table
+            # had shown tile 2 lifted (presence seed 102, turn 84)
+            found += self._ends_along(self._observed, ended)
         if not found and self._observed is not None:
             found = self._ended_on_the_way(self._observed, ended)
         if not found and self._observed is not None:
@@ -430,18 +437,30 @@ class Recogniser:
         for h in self._hyps:
             if not h.path:
                 continue  # (the committed position: the search from it found no end)
-            node = self._node(self._committed)
-            here: Hypothesis | None = None
-            for at, (_seat, action) in enumerate(h.path[:-1], start=1):
-                node, _ = self._child(node, action)
-                if ended(node.state) and self._compare(node.state, observed).exact:
-                    here = Hypothesis(h.path[:at], node.state, h.seen, held=h.held)
-                    break
+            here = self._end_along(h, observed, ended)
             if here is None or (found is not None and self._key(here.state) != self._key(found.state)):
                 return []
             if found is None:
                 found = here
         return [found] if found is not None else []
+
+    def _ends_along(self, observed: Mapping[str, tuple[str, ...] | int],
+                    ended: Callable[[State], bool]) -> list[Hypothesis]:
+        """Per kept line, the first position part-way along it that matches the table and ends the seat's
+        part (if any)."""
+        ends = (self._end_along(h, observed, ended) for h in self._hyps if h.path)
+        return [h for h in ends if h is not None]
+
+    def _end_along(self, h: Hypothesis, observed: Mapping[str, tuple[str, ...] | int],
+                   ended: Callable[[State], bool]) -> Hypothesis | None:
+        """The first position part-way along ``h`` (before its last decision) that matches the table and
+        ends the seat's part."""
+        node = self._node(self._committed)
+        for at, (_seat, action) in enumerate(h.path[:-1], start=1):
+            node, _ = self._child(node, action)
+            if ended(node.state) and self._compare(node.state, observed).exact:
+                return Hypothesis(h.path[:at], node.state, h.seen, held=h.held)
+        return None
 
     def _made_otherwise(self, observed: Mapping[str, tuple[str, ...] | int],
                         goal: Callable[[State], bool] | None = None) -> Verdict | None:

@@ -1143,3 +1143,21 @@ def test_a_replace_crowded_out_beside_lines_that_stopped_earlier_is_asked_about(
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     replaces = [(done, options) for done, options in asked if done is not None and done.kind == "replace"]
     assert any(done in options for done, options in replaces), asked
+
+
+def test_the_seat_button_after_a_claim_of_tile_two_ends_the_turn_at_its_replace():
+    """CLAIM steps 1-3 (p. 17): Multanec claims tile 2 of the Tile Pool, replaces a Device tile with it,
+    tile 1 slides right into the empty space and a tile from the deck is to be revealed into space 1. At a
+    presence-only table the lines kept as the tiles moved had revealed that tile already (on its way, in a
+    hand), and he pressed his button before anyone drew it. From the committed position the search, which
+    never lets the table drift further from the snapshot, found only claims of tile 1, whose replace ends
+    where this one does (space 1 empty, space 2 full); they were committed, and the table showing a
+    Fortress energy moved later in the turn was refused (presence seed 102, turn 84). The positions
+    part-way along the kept lines that end his part are ends too: the claim of tile 2 is offered, and
+    taken."""
+    game, start = _from_saved("claim_two_button_before_reveal.json", 4, 102, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    claims = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
+    assert claims and claims[0].args[0] == (2,), claims
