@@ -227,14 +227,21 @@ def _questions(game: TableGame) -> list[tuple[Action | None, list[Action]]]:
     return asked
 
 
-def _each_question_offers_what_was_done(saved: str, players: int, seed: int, turns: int, kind: str) -> None:
-    """Play on from a saved position: no legal move refused, and every question about a decision of this
-    kind offered the one the player had made."""
-    game, _ = _from_saved(saved, players, seed)
+def _questions_played(saved: str, players: int, seed: int, turns: int = 2,
+                      fidelity: str = "identity") -> list[tuple[Action | None, list[Action]]]:
+    """Play on from a saved position, no legal move refused and no desync: the questions put meanwhile."""
+    game, _ = _from_saved(saved, players, seed, fidelity=fidelity)
     asked = _questions(game)
     _play_turns(game, turns)
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    return asked
+
+
+def _each_question_offers_what_was_done(saved: str, players: int, seed: int, turns: int, kind: str) -> None:
+    """Play on from a saved position: no legal move refused, and every question about a decision of this
+    kind offered the one the player had made."""
+    asked = _questions_played(saved, players, seed, turns)
     about = [(done, options) for done, options in asked if done is not None and done.kind == kind]
     assert about and all(done in options for done, options in about), asked
 
@@ -841,11 +848,7 @@ def test_the_answer_naming_a_later_load_first_keeps_the_same_loads_in_that_order
     position, and it had the Rose first; her answer "the Wild" must carry it on as the Wild, then the Rose,
     not as the Wild moved up from her bottom row and a Compass loaded in its place (mixed soak, seed 300030:
     her next turn began from a position never reached)."""
-    game, _ = _from_saved("mixed_load_order.json", 4, 300030, fidelity="mixed")
-    asked = _questions(game)
-    _play_turns(game, 2)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    asked = _questions_played("mixed_load_order.json", 4, 300030, fidelity="mixed")
     loads = [(done, options) for done, options in asked if done is not None and done.kind == "load"]
     assert len(loads) >= 2 and all(done in options for done, options in loads), asked
 
@@ -1117,11 +1120,7 @@ def test_an_answer_naming_an_unseen_reward_first_keeps_the_line_that_took_it_lat
     Anfirien Beacon", where one line had placed his activated Compass). The answer now carries that line
     on with the energy moved first: the table, as the sensors read it, changes in the same way in both
     orders."""
-    game, _ = _from_saved("patron_reward_first.json", 3, 105, fidelity="presence")
-    asked = _questions(game)
-    _play_turns(game, 2)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    asked = _questions_played("patron_reward_first.json", 3, 105, fidelity="presence")
     rewards = [(done, options) for done, options in asked if any(o.kind == "reward" for o in options)]
     assert any(done == Action("reward", ("energy",)) and done in options for done, options in rewards), asked
 
@@ -1136,11 +1135,7 @@ def test_a_replace_crowded_out_beside_lines_that_stopped_earlier_is_asked_about(
     (multanec.0b) was dropped; the next turn started from a position never reached (presence soak, seed
     105, 3 players, turn 115). A line another one goes on from tells nothing apart: the question is
     looked for among the others."""
-    game, _ = _from_saved("presence_replace_crowded.json", 3, 105, fidelity="presence")
-    asked = _questions(game)
-    _play_turns(game, 2)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    asked = _questions_played("presence_replace_crowded.json", 3, 105, fidelity="presence")
     replaces = [(done, options) for done, options in asked if done is not None and done.kind == "replace"]
     assert any(done in options for done, options in replaces), asked
 
