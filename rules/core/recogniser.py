@@ -43,7 +43,9 @@ Evidence = tuple[Observed, list[str], list[str]]
 # whether the options were decisions of different positions (a question that mixed depths: see ``_agrees``)
 Answer = tuple[tuple[Action, ...], Action | None, frozenset[Action], bool]
 _DELTAS_KEPT = 16  # pairs of snapshots whose differing units are kept (``_readings_changed``)
-_DROPPED_KEPT = 64  # things let go and not yet freed (``_let_go``), at most
+# things let go and not yet freed (``_let_go``), at most: each may hold a searched subtree, and a recogniser
+# nobody calls ``tidy`` on (the soaks') must stay bounded as ``_stale`` does
+_DROPPED_KEPT = 8
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
@@ -911,8 +913,8 @@ class Recogniser:
         # seed 105, turn 114, a claim's replace times the tile revealed after it crowded the list beside
         # lines that stopped after the exhaust and the action; no question was found, and the line with
         # the true replace was dropped
-        ends = [h.path for h in moved]
-        going = [h for h in moved if not any(len(end) > len(h.path) and end[:len(h.path)] == h.path for end in ends)]
+        paths = [h.path for h in moved]
+        going = [h for h in moved if not any(len(p) > len(h.path) and p[:len(h.path)] == h.path for p in paths)]
         if len(going) >= 2 and self._question(going, strict=False) is not None:
             return going
         return None
