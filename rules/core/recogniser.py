@@ -853,12 +853,39 @@ class Recogniser:
                 if choice not in acts[n:] and any(action in others for action in acts[n:]):
                     return False
                 continue
+            if self._decided_otherwise(h, n, choice):
+                return False
             for action in acts[n:]:  # the order of unrelated decisions is free: the first option taken counts
                 if action == choice:
                     break
                 if action in others:
                     return False
         return True
+
+    def _decided_otherwise(self, h: Hypothesis, n: int, choice: Action) -> bool:
+        """Does ``h`` decide otherwise at the position an answer named ``choice`` at: another decision,
+        not offered, after which the named one is no longer open, and never the named one later?
+
+        The answer says the player made (or is about to make) the named decision there, so such a line
+        cannot be theirs, whatever its kind. A decision that leaves the named one open (a load into
+        another slot, an unrelated decision first) rules nothing out: the first option taken counts.
+        Presence seed 103, turn 18: "the claim of tile 4 paid with a Rose" was answered; claims of tile 3,
+        of tile 2 and of tiles 2 and 4, which the question had not offered (the table showed only tile 4
+        lifted then), agreed with it, and as the pool's tiles slid right they matched each snapshot in turn
+        and crowded the named claim out of the kept lines; its reveal then refilled the pool, and at the
+        button only lines without the claim were left."""
+        made = h.path[n][1]
+        if made == choice or any(a == choice for _, a in h.path[n + 1:]):
+            return False
+        at, after = self._along(self._committed, h.path[:n + 1])[-2:]
+        return choice in self._legal(at) and choice not in self._legal(after)
+
+    @staticmethod
+    def _legal(node: _Node) -> list[Action]:
+        """A position's legal decisions, kept with it (the search keeps them there too)."""
+        if node.actions is None:
+            node.actions = node.state.legal_actions()
+        return node.actions
 
     def _keep(self, current: list[Hypothesis], observed: Mapping[str, tuple[str, ...] | int],
               complete: list[Hypothesis] | None = None) -> None:

@@ -1156,3 +1156,25 @@ def test_the_seat_button_after_a_claim_of_tile_two_ends_the_turn_at_its_replace(
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     claims = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
     assert claims and claims[0].args[0] == (2,), claims
+
+
+def test_an_answered_claim_is_not_crowded_out_by_claims_the_question_did_not_offer():
+    """CLAIM steps 1-4 (p. 17): Ignotas exhausts a Rose, uses the Claim action, claims tile 4 paying with a
+    Rose from the Tile Pool, replaces a Device tile with it, tiles 1-3 slide right one by one and a tile is
+    revealed into space 1; two opponents each give an energy into the pool. Asked which claim (the table
+    showed only tile 4 lifted: the claims of tile 4 and their energy), she named hers. As the tiles slid,
+    each snapshot matched other claims (tiles 3 and 4, tile 3, tile 2, tiles 2 and 4), which the question
+    had not offered and which agreed with the answer; they crowded her claim out of the kept lines, and
+    the reveal then filled the presence-only pool as before, so at her button lines without any claim
+    were committed: the next turn started from a position never reached (presence soak, seed 103, 5
+    players, turn 18). A line that made, at the position the answer is about, another decision after
+    which the named one is no longer open now disagrees with the answer."""
+    game, start = _from_saved("presence_claim_answered_tiles_slide.json", 5, 103, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    claims = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
+    assert claims and claims[0] == Action("claim", ((4,), ("rose",))), claims
+    # answered once, the claim is not asked again
+    assert sum(1 for _, options in asked if any(o.kind == "claim" for o in options)) == 1, asked
