@@ -909,7 +909,14 @@ class Recogniser:
             # choices the table cannot tell apart multiply: ask about the first before the truth is crowded out;
             # the moves still in progress are options too (the player may be making one of them)
             going = [h for h in fresh if h.path and id(h) not in complete_ids]
-            self._prompt = self._make_prompt([*same, *going])
+            asked = [*same, *going]
+            # a line another one goes on from offers no choice of its own, and with one that ends early (the
+            # last player's pass not yet committed) among them, the decision every other line makes next is
+            # not "everywhere": it is taken as the first difference, has one option, and nothing is asked
+            # (presence seed 103, turn 18, played whole: the claim lines crowded the list unasked)
+            paths = [h.path for h in asked]
+            asked = [h for h in asked if not any(len(p) > len(h.path) and p[:len(h.path)] == h.path for p in paths)]
+            self._prompt = self._make_prompt(asked)
         self._hyps = self._capped([*fresh, *older])
 
     def _capped(self, hyps: list[Hypothesis]) -> list[Hypothesis]:

@@ -1178,3 +1178,23 @@ def test_an_answered_claim_is_not_crowded_out_by_claims_the_question_did_not_off
     assert claims and claims[0] == Action("claim", ((4,), ("rose",))), claims
     # answered once, the claim is not asked again
     assert sum(1 for _, options in asked if any(o.kind == "claim" for o in options)) == 1, asked
+
+
+def test_a_claim_is_asked_about_while_the_last_players_pass_is_still_pending():
+    """ACTIONS TURN, CLAIM steps 1-3 (p. 17): Rusné's pass that ended her actions turn (17) was still pending
+    (nothing on the table shows a pass) when Ignotas exhausted a Rose and claimed tile 4. The claim lines crowded the
+    list and a question was to be asked, but among the lines offered was the one holding only Aureon's pass:
+    every other line went on with Ignotas's exhaust, which was then not a decision "every line makes", so it
+    was taken as the first difference, with a single option, and nothing was asked. Unasked, claims of other
+    tiles crowded hers out as the pool's tiles slid, and turn 19 started from a position never reached
+    (presence soak, seed 103, 5 players, turn 18, seen only when the game is played on from turn 17; from
+    turn 18 the recogniser starts with nothing pending). A line another one goes on from offers no choice of
+    its own and is left out of the question: Ignotas is asked which action, then which claim."""
+    game, start = _from_saved("presence_claim_unasked_after_pass.json", 5, 103, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    claims = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
+    assert Action("claim", ((4,), ("rose",))) in claims, claims
+    assert any(done == Action("claim", ((4,), ("rose",))) and done in options for done, options in asked), asked
