@@ -359,6 +359,8 @@ class Recogniser:
         agreeing = [h for h in before if self._agrees(h)]
         observed = self._observed
         gathered = None
+        if not agreeing and observed is not None:
+            agreeing = self._declined_alike(before, offered, observed)
         if not agreeing:
             kept = self._hyps
             self._hyps = agreeing = [Hypothesis((), self._committed)]
@@ -376,6 +378,72 @@ class Recogniser:
         if observed is None:
             return Verdict(in_sync=True, pending=self._pending())
         return self._explain(observed, gathered)  # (searched once: the search above is the snapshot's)
+
+    def _declined_alike(self, ruled_out: list[Hypothesis], offered: frozenset[Action],
+                        observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
+        """"None of these" ruled out every kept line: each of them with the choice asked about made otherwise
+        (a decision of the same player at the same position, none of the options, that the sensors read as
+        the same table: a gift declined where the gift went where no sensor looks), then its later decisions
+        as they were or, where one is no longer legal, one of the same kind and player that the sensors read
+        as the same table (a load from the Exhausted Pool for the load of the gifted energy from the Tile
+        Pool); the line must still end at the table and agree with every answer. The table read the same at
+        every step, so each keeps its line's evidence.
+
+        The search keeps one line per position, and a gift with a load of that energy out of the pool ends
+        where no gift and a load of it from the Exhausted Pool end: presence seed 100, turn 76, Multanec
+        declined to gift after Freyith's claim and loaded that energy in his own turn; the gift line stood
+        for both, "none of these" ruled it out, and the search afresh from the committed position, ten
+        decisions back, did not reach the table within its budget."""
+        n = len(self._prompt_prefix)
+        kinds = {o.kind for o in offered}
+        left = self.settings.through_budget
+        found: dict[object, Hypothesis] = {}
+
+        def sensed(node: _Node) -> dict[str, tuple[str, ...] | int]:
+            return self._as_sensed(node.exp)
+
+        for h in ruled_out:
+            acts = [a for _, a in h.path]
+            at = next((i for i in range(n, len(acts)) if acts[i].kind in kinds), None)
+            if at is None or acts[at] not in offered or tuple(acts[:n]) != self._prompt_prefix:
+                continue
+            nodes = self._along(self._committed, h.path)
+            who = h.path[at][0]
+            line: list[tuple[int, Action]] = list(h.path[:at])
+            node: _Node | None = nodes[at]
+            for i in range(at, len(h.path)):
+                assert node is not None
+                target = sensed(nodes[i + 1])
+                state = node.state
+                original = h.path[i][1]
+                if i == at:
+                    candidates = [a for a in state.legal_actions() if a not in offered]
+                else:
+                    legal = state.legal_actions()
+                    candidates = [original] if original in legal else [
+                        a for a in legal if a.kind == original.kind]
+                nxt: _Node | None = None
+                for action in candidates:
+                    if left <= 0:
+                        break
+                    left -= 1
+                    decider = _who(state, state.current_player, action)
+                    if decider != h.path[i][0] or (i == at and decider != who):
+                        continue
+                    kid, _ = self._child(node, action)
+                    if sensed(kid) == target:
+                        line.append((decider, action))
+                        nxt = kid
+                        break
+                node = nxt
+                if node is None:
+                    break
+            if node is None or not self._compare(node.state, observed).exact:
+                continue
+            h2 = Hypothesis(tuple(line), node.state, h.seen, held=h.held)
+            if self._agrees(h2):
+                found.setdefault(self._key(node.state), h2)
+        return list(found.values())
 
     def end_turn(self, seat: int) -> Verdict:
         """The seat says it is done: the decisions that match the table and end its turn (asked when they differ)."""

@@ -224,11 +224,15 @@ class AacTruth:
             # their part is over, and what they did of this kind is not offered (presence seed 100, no
             # mistakes, turn 82: Freyith, asked which tile replaced tile III.4, had replaced tile III.2)
             return NONE_OF_THESE
-        if taken is not None and taken.kind in {action.kind for _, action in options}:
+        if taken is not None and (taken.kind in {action.kind for _, action in options}
+                                  or (taken.kind == "pass" and taken not in {a for _, a in options})):
             # they made this choice at this very position, and none of the options is what they did (nor one
             # of their latest decisions): "none of these" (presence seed 101: asked part-way through a claim
             # of tiles 3 and 4, only other claims were offered). (A decision of another kind there, such as
             # exhausting an energy before choosing a reward, leaves the choice asked about still to make.)
+            # Passing there declined them all (presence seed 100, turn 76: Multanec, asked after his own turn
+            # "place an energy into the tile pool?", had passed on the gift; he answered with the first option,
+            # a gift, and his turn was committed as starting from a position never reached.)
             return self._latest_of(options, seat) or NONE_OF_THESE
         deciding = self._decide_by_answering(context, options, seat)
         if deciding is not None:

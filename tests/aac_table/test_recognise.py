@@ -1140,6 +1140,28 @@ def test_a_replace_crowded_out_beside_lines_that_stopped_earlier_is_asked_about(
     assert any(done in options for done, options in replaces), asked
 
 
+def test_a_gift_declined_after_a_claim_is_not_taken_for_a_gift_and_a_load_from_the_pool():
+    """CLAIM step 4 (p. 17): after Freyith's claim, Multanec may place 1 energy from his Exhausted Pool into
+    the Tile Pool; he declined. At a presence-only table neither pool is sensed, so the gift is invisible,
+    and when he loaded that Magnet from his Exhausted Pool in his own turn, the line "gift the Magnet, load
+    it from the Tile Pool" reached the same position, equally evidenced, and stood for both (one line is
+    kept per position). Asked at Freyith's next turn "place an energy into the tile pool?" (a Compass or a
+    Magnet), the sim answered with the first option, since he had passed there, and the gift was
+    committed: turn 77 started from a position never reached (presence seed 100, turn 76). Now a player
+    who passed at the position asked about answers "none of these", and that answer, ruling out every kept
+    line, keeps each of them with the gift declined and the loads the sensors read alike."""
+    game, start = _from_saved("presence_gift_declined.json", 2, 100, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert any(done is not None and done.kind == "pass" and options and options[0].kind == "gift"
+               for done, options in asked), asked
+    done = game.recogniser.state.history[len(start.history):]
+    assert not any(a.kind == "gift" for _, a in done), done
+    assert done == game.truth.state.history[len(start.history):len(start.history) + len(done)]
+
+
 def test_the_seat_button_after_a_claim_of_tile_two_ends_the_turn_at_its_replace():
     """CLAIM steps 1-3 (p. 17): Multanec claims tile 2 of the Tile Pool, replaces a Device tile with it,
     tile 1 slides right into the empty space and a tile from the deck is to be revealed into space 1. At a
