@@ -941,7 +941,8 @@ class Recogniser:
         of tile 2 and of tiles 2 and 4, which the question had not offered (the table showed only tile 4
         lifted then), agreed with it, and as the pool's tiles slid right they matched each snapshot in turn
         and crowded the named claim out of the kept lines; its reveal then refilled the pool, and at the
-        button only lines without the claim were left."""
+        button only lines without the claim were left. Presence seed 100, turn 105, the same with "tile 3,
+        with a Compass and a Magnet" and claims of tile 2: a line with no claim was committed at the end."""
         made = h.path[n][1]
         if made == choice or any(a == choice for _, a in h.path[n + 1:]):
             return False

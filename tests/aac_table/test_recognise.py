@@ -1162,6 +1162,27 @@ def test_a_gift_declined_after_a_claim_is_not_taken_for_a_gift_and_a_load_from_t
     assert done == game.truth.state.history[len(start.history):len(start.history) + len(done)]
 
 
+def test_an_answered_claim_is_not_crowded_out_by_claims_of_another_tile_as_the_tiles_slide():
+    """CLAIM steps 1-3 (p. 17): Multanec claims tile 3 with a Compass and a Magnet from the Tile Pool,
+    replaces a Device tile with it, tiles 2 and 1 slide right and a tile is revealed into space 1. Asked
+    which claim, he named it; as the tiles slid (space 2 emptied, then space 3 filled), claims of tile 2,
+    which the question had not offered and so "agreed" with the answer, matched the presence-only table as
+    well, crowded the named claim out of the kept lines, and at the end of the game a line with no claim
+    was committed: the final state differed (presence seed 100, turn 105, the last). A line that makes
+    another decision of the kind named at the position asked about, after which the named one is no longer
+    open, disagrees with the answer."""
+    game, start = _from_saved("presence_claim_tile_three.json", 2, 100, fidelity="presence")
+    while not game.truth.state.is_terminal():
+        game.play_one()
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    final = game.recogniser.state
+    assert isinstance(final, AacState)
+    assert final.fingerprint() == game.truth.state.fingerprint()
+    claims = [a for _, a in final.history[len(start.history):] if a.kind == "claim"]
+    assert claims and claims[0].args[0] == (3,), claims
+
+
 def test_the_seat_button_after_a_claim_of_tile_two_ends_the_turn_at_its_replace():
     """CLAIM steps 1-3 (p. 17): Multanec claims tile 2 of the Tile Pool, replaces a Device tile with it,
     tile 1 slides right into the empty space and a tile from the deck is to be revealed into space 1. At a
