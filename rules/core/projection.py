@@ -58,7 +58,9 @@ class Projection:
 class Unit:
     id: str
     members: tuple[str, ...]
-    fidelity: Fidelity  # identity compares ids; presence/count compare numbers
+    # identity compares ids; count compares numbers; presence (a single slot that says only whether
+    # something is there, 0 or 1, however many tokens it holds) compares whether any token is expected
+    fidelity: Fidelity
 
 
 class UnitMap:
@@ -86,7 +88,9 @@ class UnitMap:
         for lid, spec in by_id.items():
             if lid not in grouped:
                 fid = spec.fidelity
-                units[lid] = Unit(lid, (lid,), fid if fid != Fidelity.PRESENCE else Fidelity.COUNT)
+                if fid == Fidelity.PRESENCE and spec.kind == LocationKind.ZONE:
+                    fid = Fidelity.COUNT  # (a presence-only zone reports how many tokens it holds)
+                units[lid] = Unit(lid, (lid,), fid)
         self.units = units
         self.sensed = [u for u in units.values() if u.fidelity != Fidelity.UNSENSED]
         self.order = {u.id: i for i, u in enumerate(units.values())}  # (a few units compared in table order)
@@ -177,7 +181,7 @@ def further_only_at_counts(units: UnitMap, before: Comparison, after: Comparison
     for uid in {*after.extra, *after.missing}:
         now = _size(after.extra.get(uid)) + _size(after.missing.get(uid))
         if now > _size(before.extra.get(uid)) + _size(before.missing.get(uid)) \
-                and table[uid].fidelity != Fidelity.COUNT:
+                and table[uid].fidelity not in (Fidelity.COUNT, Fidelity.PRESENCE):
             return False
     return True
 
@@ -216,6 +220,11 @@ def _unit_diff(fid: Fidelity, exp: tuple[str, ...], act: tuple[str, ...] | int,
             return [], []
         return _sorted_diff(exp, act)
     n = act if isinstance(act, int) else len(act)
+    if fid == Fidelity.PRESENCE:
+        # a presence-only slot reads 1 for two characters on one map space as for one (a second
+        # character stepping onto a space already taken was refused as one missing: presence seed 100,
+        # turn 108)
+        return (1, 0) if n and not exp else (0, 1) if exp and not n else (0, 0)
     return max(0, n - len(exp)), max(0, len(exp) - n)
 
 
@@ -406,7 +415,10 @@ class Support:
                 continue
             floor = self.floor.get(uid, Counter())
             if unit.fidelity != Fidelity.IDENTITY or isinstance(act, int):
-                if (act if isinstance(act, int) else len(act)) < sum(floor.values()):
+                least = sum(floor.values())
+                if unit.fidelity == Fidelity.PRESENCE:
+                    least = min(least, 1)  # (it reads only whether anything is there)
+                if (act if isinstance(act, int) else len(act)) < least:
                     return False
             elif floor - Counter(act):
                 return False

@@ -1878,6 +1878,8 @@ class Recogniser:
             toks = expected.get(unit.id, ())
             if unit.fidelity == Fidelity.IDENTITY:
                 seen[unit.id] = toks
+            elif unit.fidelity == Fidelity.PRESENCE:
+                seen[unit.id] = 1 if toks else 0
             elif unit.fidelity != Fidelity.UNSENSED:
                 seen[unit.id] = len(toks)
         return seen

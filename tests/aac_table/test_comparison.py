@@ -45,3 +45,17 @@ def test_a_token_in_transit_does_not_excuse_another_kind_of_token() -> None:
     observed = units.observe({"sp1": ("m:magnet",), "sp2": (), "sp3": (), "pool": 0})
     cmp = compare(units, {}, [("m:compass", ("sp1",))], observed)
     assert cmp.extra == {"sp1": ["m:magnet"]}
+
+
+def test_a_presence_only_space_reads_one_for_two_characters_as_for_one() -> None:
+    """CHARACTER MOVEMENT (p. 24): a character may share a space with other players' characters. A map
+    space sensed for presence only reads 1 however many stand on it (``hal.readings``); compared as a
+    count, two expected characters against that 1 were "one missing" (presence seed 100, turn 108)."""
+    units = UnitMap([LocationSpec("space", LocationKind.SLOT, Fidelity.PRESENCE, capacity=5),
+                     LocationSpec("pool", LocationKind.ZONE, Fidelity.PRESENCE, capacity=20)], {})
+    both = ("mini:freyith", "mini:multanec")
+    assert compare(units, {"space": both, "pool": ("a", "b")}, [], units.observe({"space": 1, "pool": 2})).exact
+    assert compare(units, {"space": both}, [], units.observe({"space": 0, "pool": 0})).missing == {"space": 1}
+    assert compare(units, {}, [], units.observe({"space": 1, "pool": 0})).extra == {"space": 1}
+    # a zone sensed for presence reports how many tokens it holds: it still counts
+    assert compare(units, {"pool": ("a", "b")}, [], units.observe({"space": 0, "pool": 1})).missing == {"pool": 1}

@@ -1241,3 +1241,19 @@ def test_a_claim_is_asked_about_while_the_last_players_pass_is_still_pending():
     claims = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
     assert Action("claim", ((4,), ("rose",))) in claims, claims
     assert any(done == Action("claim", ((4,), ("rose",))) and done in options for done, options in asked), asked
+
+
+def test_a_character_stepping_onto_a_space_another_character_holds_is_not_refused():
+    """CHARACTER MOVEMENT (p. 24): "Your character may share a space with one or more other player's
+    characters." Multanec moved his character from forge.start onto forge.a, where Freyith's stood. The
+    presence-only sensor of a map space reads 1 for two characters as for one, but the comparison counted
+    tokens there: the line with the step expected 2 and saw 1, so it explained the table only with
+    Multanec's character "in a hand", and at his seat button no line ended at the table: "put back 1
+    token(s) in map space forge.a" was refused, twice, and his next turn too (presence seed 100, turns
+    108-109). A presence-only slot is compared by whether anything is expected there."""
+    game, start = _from_saved("presence_two_characters_one_space.json", 2, 100, fidelity="presence")
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    done = game.recogniser.state.history[len(start.history):]
+    assert any(a.kind == "step" and a.args == ("forge.a",) for _, a in done), done
