@@ -6,9 +6,11 @@ units to the sorted tuple of token ids the rules put there, plus *flexible*
 tokens in transit that may be at one of a few units or out of sight (in a hand).
 
 Each unit is compared at the fidelity of its locations: identity compares the
-token ids, presence and count compare how many tokens are there; unsensed units
-are skipped. A comparison counts *extra* tokens (seen but not expected) and
-*missing* tokens (expected but not seen). Missing tokens alone may be in a hand;
+token ids, count (and a presence-only zone, which reports a count) compares how
+many tokens are there, a presence-only slot whether any is (it reads 1 for two
+characters on one map space as for one); unsensed units are skipped. A
+comparison counts *extra* tokens (seen but not expected) and *missing* tokens
+(expected but not seen). Missing tokens alone may be in a hand;
 an extra token is something the rules did not put there.
 """
 
