@@ -960,11 +960,14 @@ class Recogniser:
               complete: list[Hypothesis] | None = None) -> None:
         """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones."""
         complete_ids = {id(h) for h in complete or ()}
-        # complete explanations before moves in progress, each most evidence, then (moves in progress) the
-        # closest to the table, then fewest decisions: the shortest first would keep a dozen short lines that
-        # leave tokens unexplained before the one that explains all but a hand's
+        # complete explanations before moves in progress, each most evidence, then fewest snapshots explained
+        # only by a hand at work, then (moves in progress) the closest to the table, then fewest decisions:
+        # the shortest first would keep a dozen short lines that leave tokens unexplained before the one that
+        # explains all but a hand's; and the closest first dropped a claim the table had shown (its tile space
+        # seen empty) while it was part-way through its replace, two places from the table, behind lines one
+        # place from it that had explained each snapshot since with a tile "in a hand" (presence seed 104)
         fresh = sorted(self._dedupe(current), key=lambda h: (
-            id(h) not in complete_ids, -h.seen,
+            id(h) not in complete_ids, -h.seen, h.held,
             0 if id(h) in complete_ids else self._compare(h.state, observed).score,
             len(h.path)))
         done = [h for h in fresh if id(h) in complete_ids]

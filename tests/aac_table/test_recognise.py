@@ -1257,3 +1257,24 @@ def test_a_character_stepping_onto_a_space_another_character_holds_is_not_refuse
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     done = game.recogniser.state.history[len(start.history):]
     assert any(a.kind == "step" and a.args == ("forge.a",) for _, a in done), done
+
+
+def test_a_claim_seen_on_the_way_is_not_crowded_out_by_lines_that_held_its_tile_in_a_hand():
+    """CLAIM steps 1-3 (p. 17): Freyith claims tile 3 of the Tile Pool with a Compass and a Wild, replaces a
+    Device tile with it, and tiles 2 and 1 slide right one by one before a tile is revealed into space 1.
+    Only her claim matched the snapshot of space 3 emptied, so nothing was asked; lines without a claim
+    explained that snapshot with the tile "in a hand". When tile 2 was put into space 3, a claim of tile 2
+    matched the presence-only table, and her line, now part-way through its replace (two places from
+    the table), was ranked below lines one place from it that had held a tile in a hand at every
+    snapshot since, and was dropped from the kept lines: once the slide ended, only claims of tile 2 were
+    offered, she answered "none of these", and the reveal was refused (presence seed 104, 2 players, turn
+    84). Moves in progress equally evidenced are now ranked by how many snapshots they explained only with
+    tokens in a hand before how close they are to the table: she is asked which claim, and names hers."""
+    game, start = _from_saved("presence_claim_tile_three_held.json", 2, 104, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    claims = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
+    assert claims and claims[0] == Action("claim", ((3,), ("compass", "wild"))), claims
+    assert any(done == claims[0] and done in options for done, options in asked), asked
