@@ -40,8 +40,9 @@ Observed = Mapping[str, tuple[str, ...] | int]
 # tokens that position has are not seen
 Evidence = tuple[Observed, list[str], list[str]]
 # an answer given: after these decisions, of these options the player named this one (None: none of them); and
-# whether the options were decisions of different positions (a question that mixed depths: see ``_agrees``)
-Answer = tuple[tuple[Action, ...], Action | None, frozenset[Action], bool]
+# whether the options were decisions of different positions (a question that mixed depths: see ``_agrees``); and
+# the player asked (None: not known, from work kept before a restart by an older version)
+Answer = tuple[tuple[Action, ...], Action | None, frozenset[Action], bool, int | None]
 _DELTAS_KEPT = 16  # pairs of snapshots whose differing units are kept (``_readings_changed``)
 # things let go and not yet freed (``_let_go``), at most: each may hold a searched subtree, and a recogniser
 # nobody calls ``tidy`` on (the soaks') must stay bounded as ``_stale`` does
@@ -331,7 +332,7 @@ class Recogniser:
         self._prompt_extra = []
         if not option.actions:
             return self._answered_none(prompt, before, others)
-        self._decided.append((self._prompt_prefix, option.actions[0], others, self._prompt_mixed))
+        self._decided.append((self._prompt_prefix, option.actions[0], others, self._prompt_mixed, prompt.player))
         chosen = [h for h in before if self._agrees(h)]
         chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others)
         self._prompt = None
@@ -355,12 +356,12 @@ class Recogniser:
         one of the options is ruled out; if none is left, the table is explained afresh from the committed
         position, held to the answer. If nothing but the options explains the table, the answer is refused
         and the question stays open."""
-        self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed))
+        self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed, prompt.player))
         agreeing = [h for h in before if self._agrees(h)]
         observed = self._observed
         gathered = None
         if not agreeing and observed is not None:
-            agreeing = self._declined_alike(before, offered, observed)
+            agreeing = self._declined_alike(before, offered, observed, prompt.player)
         if not agreeing:
             kept = self._hyps
             self._hyps = agreeing = [Hypothesis((), self._committed)]
@@ -380,7 +381,7 @@ class Recogniser:
         return self._explain(observed, gathered)  # (searched once: the search above is the snapshot's)
 
     def _declined_alike(self, ruled_out: list[Hypothesis], offered: frozenset[Action],
-                        observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
+                        observed: Mapping[str, tuple[str, ...] | int], player: int | None) -> list[Hypothesis]:
         """"None of these" ruled out every kept line: each of them with the choice asked about made otherwise
         (a decision of the same player at the same position, none of the options, that the sensors read as
         the same table: a gift declined where the gift went where no sensor looks), then its later decisions
@@ -404,7 +405,7 @@ class Recogniser:
 
         for h in ruled_out:
             acts = [a for _, a in h.path]
-            at = next((i for i in range(n, len(acts)) if acts[i].kind in kinds), None)
+            at = _first_of(h.path, n, kinds, player)
             if at is None or acts[at] not in offered or tuple(acts[:n]) != self._prompt_prefix:
                 continue
             nodes = self._along(self._committed, h.path)
@@ -742,8 +743,8 @@ class Recogniser:
         work: dict[str, object] = {
             "lines": [[as_json(a) for _, a in path] for path in lines],
             "answers": [{"after": [as_json(a) for a in before], "named": None if choice is None else as_json(choice),
-                         "over": [as_json(a) for a in sorted(others, key=repr)], "mixed": mixed}
-                        for before, choice, others, mixed in self._decided],
+                         "over": [as_json(a) for a in sorted(others, key=repr)], "mixed": mixed, "player": player}
+                        for before, choice, others, mixed, player in self._decided],
         }
         self._work = (made, work)
         return work
@@ -771,9 +772,10 @@ class Recogniser:
                 hyps.append(Hypothesis(tuple(path), state, 1))
         try:
             for answer in answers if isinstance(answers, list) else []:
-                named = answer["named"]
+                named, player = answer["named"], answer.get("player")
                 decided.append((tuple(read(a) for a in answer["after"]), None if named is None else read(named),
-                                frozenset(read(a) for a in answer["over"]), answer.get("mixed") is True))
+                                frozenset(read(a) for a in answer["over"]), answer.get("mixed") is True,
+                                player if isinstance(player, int) and not isinstance(player, bool) else None))
         except (ValueError, TypeError, KeyError):
             decided = []
         self._hyps = [*hyps, Hypothesis((), self._committed)]
@@ -903,14 +905,19 @@ class Recogniser:
         if not self._decided:
             return True
         acts = [a for _, a in h.path]
-        for before, choice, others, mixed in self._decided:
+        for before, choice, others, mixed, player in self._decided:
             n = len(before)
             if len(acts) <= n or tuple(acts[:n]) != before:
                 continue
             if choice is None:
-                # none of the options: the line's first decision of their kinds is the choice, made otherwise
-                kinds = {o.kind for o in others}
-                if next((action for action in acts[n:] if action.kind in kinds), None) in others:
+                # none of the options: the asked player's first decision of their kinds is the choice, made
+                # otherwise. (Only theirs: a question may come from lines that differ before it, and another
+                # player's decision of the kind is not the one asked about. Presence seed 102, turn 103:
+                # Rusné, asked which energy she gave after Multanec's gift of a Rose, answered "none of
+                # these"; read as "the first gift of the line", it ruled out Multanec's Rose, so every line,
+                # and a line where she gave a Compass was committed.)
+                at = _first_of(h.path, n, {o.kind for o in others}, player)
+                if at is not None and acts[at] in others:
                     return False
                 continue
             if mixed:
@@ -1568,16 +1575,16 @@ class Recogniser:
     def _commit(self, state: State, accepted: Path) -> None:
         done = tuple(a for _, a in accepted)
         kept: list[Answer] = []
-        for before, choice, others, mixed in self._decided:
+        for before, choice, others, mixed, player in self._decided:
             kinds = {a.kind for a in (*others, choice) if a is not None}
             if len(before) >= len(done) and before[: len(done)] == done:
-                kept.append((before[len(done):], choice, others, mixed))
+                kept.append((before[len(done):], choice, others, mixed, player))
             elif done[: len(before)] == before and not any(a.kind in kinds for a in done[len(before):]):
                 # committed up to here, the named decision still to come (once a decision of the kind of
                 # any option is committed, the answer was about a choice made: it binds no later one, not
                 # even another player's: "pass" named against a reward's benefit, once a reward energy is
                 # committed, would refuse the next contributor's benefit)
-                kept.append(((), choice, others, mixed))
+                kept.append(((), choice, others, mixed, player))
         self._decided = kept
         self._committed = state
         self._since_last_commit()
@@ -2127,6 +2134,12 @@ def _deciders(state: State) -> set[int]:
     if state.current_player != SIMULTANEOUS:
         return {state.current_player}
     return {state.decider_of(a) for a in state.legal_actions()}
+
+
+def _first_of(path: Path, start: int, kinds: AbstractSet[str], player: int | None) -> int | None:
+    """Where ``path``'s first decision of these kinds from ``start`` on is, by ``player`` (None: anyone's)."""
+    return next((i for i in range(start, len(path))
+                 if path[i][1].kind in kinds and (player is None or path[i][0] == player)), None)
 
 
 def _who(state: State, decider: int, action: Action) -> int:

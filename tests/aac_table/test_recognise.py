@@ -1278,3 +1278,21 @@ def test_a_claim_seen_on_the_way_is_not_crowded_out_by_lines_that_held_its_tile_
     claims = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
     assert claims and claims[0] == Action("claim", ((3,), ("compass", "wild"))), claims
     assert any(done == claims[0] and done in options for done, options in asked), asked
+
+
+def test_none_of_these_about_a_gift_rules_out_only_the_asked_players_gift():
+    """CLAIM step 4 (p. 17): after Freyith's claim "each opponent who has at least 1 energy present in the
+    Tile Pool may place 1 energy from their Exhausted Pool into the Tile Pool". Multanec gave a Rose, Rusné
+    and the next player declined. The pool counts only whether something is there, so the lines differ in
+    who gave what, some of them before Rusné's decision; she was asked which energy she gave and answered
+    "none of these". The answer was kept as "the line's first gift is none of these", and Multanec's Rose,
+    the first gift of every line, ruled them all out: no line agreed with the answers, and when Multanec
+    was asked again, a line where Rusné and the next player each gave a Compass was committed (presence
+    seed 102, 4 players, turn 103: "turn 104 started from a position the players never reached"). "None of
+    these" now rules out the asked player's own first decision of those kinds, not another player's."""
+    game, start = _from_saved("presence_gift_declined_after_another.json", 4, 102, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    gifts = [(who, a) for who, a in game.recogniser.state.history[len(start.history):] if a.kind == "gift"]
+    assert gifts == [(1, Action("gift", ("rose", "exhausted")))], gifts
