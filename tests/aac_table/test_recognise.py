@@ -1296,3 +1296,21 @@ def test_none_of_these_about_a_gift_rules_out_only_the_asked_players_gift():
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     gifts = [(who, a) for who, a in game.recogniser.state.history[len(start.history):] if a.kind == "gift"]
     assert gifts == [(1, Action("gift", ("rose", "exhausted")))], gifts
+
+
+def test_a_load_in_a_hand_is_not_overtaken_by_a_shorter_line_from_the_committed_position():
+    """ADVANCE step 4 (p. 13): the tiles that entered are loaded. Ignotas, at a presence-only Device, loaded
+    a Compass from his tile 3 into his new tile's top row, moved it to its bottom row, loaded a Wild there,
+    and lifted that Wild up to the top row; he had named the first two loads when asked. With the Wild in
+    his hand, two loads searched from the committed position (a line kept only as a starting point, with
+    none of the snapshots since) matched the table; his line of four, still in progress and better
+    evidenced, was longer and was dropped, the two were committed, and at the end of his turn "none of
+    these" was refused (presence seed 101, 3 players, turn 161). A move in progress that has explained more
+    snapshots than every line matching the table is now kept beside them."""
+    game, start = _from_saved("presence_loads_moved_within_new_tile.json", 3, 101, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    done = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    assert done[:len(truth)] == truth[:len(done)], (done, truth)
