@@ -230,12 +230,19 @@ def _questions(game: TableGame) -> list[tuple[Action | None, list[Action]]]:
 def _questions_played(saved: str, players: int, seed: int, turns: int = 2,
                       fidelity: str = "identity") -> list[tuple[Action | None, list[Action]]]:
     """Play on from a saved position, no legal move refused and no desync: the questions put meanwhile."""
-    game, _ = _from_saved(saved, players, seed, fidelity=fidelity)
+    return _played_and_asked(saved, players, seed, turns, fidelity)[1]
+
+
+def _played_and_asked(saved: str, players: int, seed: int, turns: int = 2, fidelity: str = "identity"
+                      ) -> tuple[list[Action], list[tuple[Action | None, list[Action]]]]:
+    """Play on from a saved position, no legal move refused and no desync: the decisions committed, and
+    the questions put meanwhile."""
+    game, start = _from_saved(saved, players, seed, fidelity=fidelity)
     asked = _questions(game)
     _play_turns(game, turns)
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
-    return asked
+    return [a for _, a in game.recogniser.state.history[len(start.history):]], asked
 
 
 def _each_question_offers_what_was_done(saved: str, players: int, seed: int, turns: int, kind: str) -> None:
@@ -1212,12 +1219,8 @@ def test_an_answered_claim_is_not_crowded_out_by_claims_the_question_did_not_off
     were committed: the next turn started from a position never reached (presence soak, seed 103, 5
     players, turn 18). A line that made, at the position the answer is about, another decision after
     which the named one is no longer open now disagrees with the answer."""
-    game, start = _from_saved("presence_claim_answered_tiles_slide.json", 5, 103, fidelity="presence")
-    asked = _questions(game)
-    _play_turns(game, 2)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
-    claims = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
+    done, asked = _played_and_asked("presence_claim_answered_tiles_slide.json", 5, 103, fidelity="presence")
+    claims = [a for a in done if a.kind == "claim"]
     assert claims and claims[0] == Action("claim", ((4,), ("rose",))), claims
     # answered once, the claim is not asked again
     assert sum(1 for _, options in asked if any(o.kind == "claim" for o in options)) == 1, asked
@@ -1233,12 +1236,8 @@ def test_a_claim_is_asked_about_while_the_last_players_pass_is_still_pending():
     (presence soak, seed 103, 5 players, turn 18, seen only when the game is played on from turn 17; from
     turn 18 the recogniser starts with nothing pending). A line another one goes on from offers no choice of
     its own and is left out of the question: Ignotas is asked which action, then which claim."""
-    game, start = _from_saved("presence_claim_unasked_after_pass.json", 5, 103, fidelity="presence")
-    asked = _questions(game)
-    _play_turns(game, 2)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
-    claims = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
+    done, asked = _played_and_asked("presence_claim_unasked_after_pass.json", 5, 103, fidelity="presence")
+    claims = [a for a in done if a.kind == "claim"]
     assert Action("claim", ((4,), ("rose",))) in claims, claims
     assert any(done == Action("claim", ((4,), ("rose",))) and done in options for done, options in asked), asked
 
@@ -1270,12 +1269,8 @@ def test_a_claim_seen_on_the_way_is_not_crowded_out_by_lines_that_held_its_tile_
     offered, she answered "none of these", and the reveal was refused (presence seed 104, 2 players, turn
     84). Moves in progress equally evidenced are now ranked by how many snapshots they explained only with
     tokens in a hand before how close they are to the table: she is asked which claim, and names hers."""
-    game, start = _from_saved("presence_claim_tile_three_held.json", 2, 104, fidelity="presence")
-    asked = _questions(game)
-    _play_turns(game, 2)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
-    claims = [a for _, a in game.recogniser.state.history[len(start.history):] if a.kind == "claim"]
+    done, asked = _played_and_asked("presence_claim_tile_three_held.json", 2, 104, fidelity="presence")
+    claims = [a for a in done if a.kind == "claim"]
     assert claims and claims[0] == Action("claim", ((3,), ("compass", "wild"))), claims
     assert any(done == claims[0] and done in options for done, options in asked), asked
 
