@@ -399,40 +399,34 @@ class Recogniser:
         kinds = {o.kind for o in offered}
         left = self.settings.through_budget
         found: dict[object, Hypothesis] = {}
-
-        def sensed(node: _Node) -> dict[str, tuple[str, ...] | int]:
-            return self._as_sensed(node.exp)
-
         for h in ruled_out:
-            acts = [a for _, a in h.path]
             at = _first_of(h.path, n, kinds, player)
-            if at is None or acts[at] not in offered or tuple(acts[:n]) != self._prompt_prefix:
+            if at is None or h.path[at][1] not in offered \
+                    or tuple(a for _, a in h.path[:n]) != self._prompt_prefix:
                 continue
             nodes = self._along(self._committed, h.path)
-            who = h.path[at][0]
             line: list[tuple[int, Action]] = list(h.path[:at])
             node: _Node | None = nodes[at]
             for i in range(at, len(h.path)):
                 assert node is not None
-                target = sensed(nodes[i + 1])
+                target = self._as_sensed(nodes[i + 1].exp)
                 state = node.state
-                original = h.path[i][1]
+                made_by, original = h.path[i]
+                legal = _legal(node)
                 if i == at:
-                    candidates = [a for a in state.legal_actions() if a not in offered]
+                    candidates = [a for a in legal if a not in offered]
                 else:
-                    legal = state.legal_actions()
-                    candidates = [original] if original in legal else [
-                        a for a in legal if a.kind == original.kind]
+                    candidates = [original] if original in legal else [a for a in legal if a.kind == original.kind]
                 nxt: _Node | None = None
                 for action in candidates:
                     if left <= 0:
                         break
                     left -= 1
                     decider = _who(state, state.current_player, action)
-                    if decider != h.path[i][0] or (i == at and decider != who):
+                    if decider != made_by:
                         continue
                     kid, _ = self._child(node, action)
-                    if sensed(kid) == target:
+                    if self._as_sensed(kid.exp) == target:
                         line.append((decider, action))
                         nxt = kid
                         break
@@ -615,9 +609,7 @@ class Recogniser:
                 state = at.state
                 if state.is_terminal():
                     continue
-                if at.actions is None:
-                    at.actions = state.legal_actions()
-                for action in at.actions:
+                for action in _legal(at):
                     if spent >= budget:
                         return found, spent
                     who = _who(state, state.current_player, action)
@@ -938,13 +930,13 @@ class Recogniser:
                 if choice not in acts[n:] and any(action in others for action in acts[n:]):
                     return False
                 continue
-            if self._decided_otherwise(h, n, choice):
-                return False
             for action in acts[n:]:  # the order of unrelated decisions is free: the first option taken counts
                 if action == choice:
                     break
                 if action in others:
                     return False
+            if self._decided_otherwise(h, n, choice):
+                return False
         return True
 
     def _decided_otherwise(self, h: Hypothesis, n: int, choice: Action) -> bool:
@@ -964,14 +956,7 @@ class Recogniser:
         if made == choice or any(a == choice for _, a in h.path[n + 1:]):
             return False
         at, after = self._along(self._committed, h.path[:n + 1])[-2:]
-        return choice in self._legal(at) and choice not in self._legal(after)
-
-    @staticmethod
-    def _legal(node: _Node) -> list[Action]:
-        """A position's legal decisions, kept with it (the search keeps them there too)."""
-        if node.actions is None:
-            node.actions = node.state.legal_actions()
-        return node.actions
+        return choice in _legal(at) and choice not in _legal(after)
 
     def _keep(self, current: list[Hypothesis], observed: Mapping[str, tuple[str, ...] | int],
               complete: list[Hypothesis] | None = None) -> None:
@@ -998,14 +983,11 @@ class Recogniser:
             # choices the table cannot tell apart multiply: ask about the first before the truth is crowded out;
             # the moves still in progress are options too (the player may be making one of them)
             going = [h for h in fresh if h.path and id(h) not in complete_ids]
-            asked = [*same, *going]
             # a line another one goes on from offers no choice of its own, and with one that ends early (the
             # last player's pass not yet committed) among them, the decision every other line makes next is
             # not "everywhere": it is taken as the first difference, has one option, and nothing is asked
             # (presence seed 103, turn 18, played whole: the claim lines crowded the list unasked)
-            paths = [h.path for h in asked]
-            asked = [h for h in asked if not any(len(p) > len(h.path) and p[:len(h.path)] == h.path for p in paths)]
-            self._prompt = self._make_prompt(asked)
+            self._prompt = self._make_prompt(_furthest([*same, *going]))
         self._hyps = self._capped([*fresh, *older])
 
     def _capped(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
@@ -1036,8 +1018,7 @@ class Recogniser:
         # seed 105, turn 114, a claim's replace times the tile revealed after it crowded the list beside
         # lines that stopped after the exhaust and the action; no question was found, and the line with
         # the true replace was dropped
-        paths = [h.path for h in moved]
-        going = [h for h in moved if not any(len(p) > len(h.path) and p[:len(h.path)] == h.path for p in paths)]
+        going = _furthest(moved)
         if len(going) >= 2 and self._question(going, strict=False) is not None:
             return going
         return None
@@ -1316,10 +1297,8 @@ class Recogniser:
                 if state.is_terminal():
                     continue
                 decider = state.current_player
-                if node.actions is None:
-                    node.actions = state.legal_actions()
                 going: list[Hypothesis] = []  # this position's decisions the table is on its way to
-                for action in node.actions:
+                for action in _legal(node):
                     if result.expansions >= budget:
                         break
                     if plausible is not None and not plausible(state, action, cmp):
@@ -1492,9 +1471,7 @@ class Recogniser:
                 state = node.state
                 if state.is_terminal() or state.current_player != player or self._turn_key(state) != turn:
                     continue  # (the same player's turn: another's would show)
-                if node.actions is None:
-                    node.actions = state.legal_actions()
-                for action in node.actions:
+                for action in _legal(node):
                     if spent >= budget:
                         return out, spent
                     spent += 1
@@ -2144,6 +2121,19 @@ def _deciders(state: State) -> set[int]:
     if state.current_player != SIMULTANEOUS:
         return {state.current_player}
     return {state.decider_of(a) for a in state.legal_actions()}
+
+
+def _legal(node: _Node) -> list[Action]:
+    """A position's legal decisions, worked out once and kept with it."""
+    if node.actions is None:
+        node.actions = node.state.legal_actions()
+    return node.actions
+
+
+def _furthest(hyps: list[Hypothesis]) -> list[Hypothesis]:
+    """The lines no other line goes on from (one that does offers no choice of its own)."""
+    paths = [h.path for h in hyps]
+    return [h for h in hyps if not any(len(p) > len(h.path) and p[:len(h.path)] == h.path for p in paths)]
 
 
 def _first_of(path: Path, start: int, kinds: AbstractSet[str], player: int | None) -> int | None:
