@@ -1653,7 +1653,9 @@ class Recogniser:
         that takes it and where. None when they differ only in the order of the same decisions, or
         (``strict``) when the first differences are not alternatives of one decision."""
         index = self._divergence(hyps)
-        tails = [Counter(a for _, a in h.path[index:]) for h in hyps]
+        # (decisions as who made them: a pass declining a gift is not the next player's pass that ends
+        # his turn, which every line makes)
+        tails = [Counter(h.path[index:]) for h in hyps]
         common = tails[0].copy()
         for tail in tails[1:]:
             common &= tail
@@ -1665,7 +1667,7 @@ class Recogniser:
         for h, tail in zip(hyps, tails):
             own = tail - common
             at = next((i for i in range(index, len(h.path))
-                       if own[h.path[i][1]] > 0 and h.path[i][1] not in everywhere), None)
+                       if own[h.path[i]] > 0 and h.path[i] not in everywhere), None)
             if at is not None and h.path[at][1] not in taken:
                 taken.add(h.path[at][1])
                 picks.append((h.path[at][1], h, at))

@@ -1309,3 +1309,24 @@ def test_a_load_in_a_hand_is_not_overtaken_by_a_shorter_line_from_the_committed_
     done = game.recogniser.state.history[len(start.history):]
     truth = game.truth.state.history[len(start.history):]
     assert done[:len(truth)] == truth[:len(done)], (done, truth)
+
+
+def test_a_declined_gift_is_offered_when_the_next_player_passes_in_every_line():
+    """CLAIM step 4 (p. 17): after Ignotas's claim Aureon declined to place an energy into the Tile Pool,
+    Freyith placed a Wild, and Ignotas passed, ending his turn. The pool shows only that something is
+    there, so four lines explain it (each of the two gives or not). Asked "place an energy into the tile
+    pool?", Aureon could not be offered his pass: the question left out a decision every line makes, and
+    Ignotas's pass, which ends his turn, was taken for it. It paired the gift with Aureon's later claim
+    instead, his truthful answer ruled nothing out, the copies of every line crowded the true one out,
+    and a line with his gift was committed (presence seed 103, 5 players, turn 54: "turn 54 started from
+    a position the players never reached"). A decision is now told apart by who made it."""
+    game, start = _from_saved("presence_gift_declined_before_a_gift.json", 5, 103, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    offered = [options for was, options in asked if was == Action("pass") and Action("pass") in options]
+    assert any(any(o.kind == "gift" for o in options) for options in offered), asked
+    done = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    assert done[:len(truth)] == truth[:len(done)], (done, truth)
