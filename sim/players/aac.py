@@ -67,6 +67,10 @@ class AacTruth:
         # at each position asked about, so that the same question gets the same answer
         self.promised: list[Action] = []
         self.promised_by = -1
+        # what another seat named, asked about a decision of theirs still to come in this turn (a gift after
+        # a claim still being made): kept at their first decision where one of the options is open
+        self.answered_ahead: dict[int, tuple[Action, frozenset[Action]]] = {}
+        self.answered_in = -1  # (the turn they were named in: kept in it, or not at all)
         self.decided: dict[str, Action] = {}
         self.lay_out()
 
@@ -90,6 +94,11 @@ class AacTruth:
             if promised in legal:
                 self.promised.remove(promised)
                 return promised
+        ahead = self._answered_ahead().get(st.current_player)
+        if ahead is not None and any(option in legal for option in ahead[1]):
+            del self.answered_ahead[st.current_player]
+            if ahead[0] in legal:
+                return ahead[0]
         moving = [a for a in legal if a.kind != "pass"]
         if moving and len(legal) > 1 and self.rng.random() < 0.6:
             return self.rng.choice(moving)
@@ -261,6 +270,14 @@ class AacTruth:
         turns about two loads to come, the player named another energy for one of them each time, and made
         only the last one named: the controller committed a load nobody made)."""
         st = self.state
+        if st.current_player == CHANCE and seat in (None, CHANCE):
+            # a chance outcome asked about before it shows (which tile is revealed, while the claimed tile is
+            # still going into the Device): the player turns the tile up and says which it is (presence seed
+            # 108, turn 26: answered with the first option, and the wrong tile was committed)
+            outcome = st.sample_chance()
+            return next((key for key, action in options if action == outcome), None)
+        if seat is not None and seat >= 0 and st.current_player != seat:
+            return self._decide_ahead(context, options, seat)
         if st.current_player < 0 or (seat is not None and st.current_player != seat):
             return None
         named = self.decided.get(context)
@@ -281,6 +298,49 @@ class AacTruth:
         promises.append(action)
         self.decided[context] = action
         return key
+
+    def _decide_ahead(self, context: str, options: list[tuple[str, Action]], seat: int) -> str | None:
+        """Asked about a decision of theirs that comes after other players' (a gift after a claim still being
+        made), a player decides by answering and makes it when it comes. Presence seed 108, turn 26: Aureon,
+        asked "place an energy into the tile pool?" while Multanec's claim was still going on, answered with
+        his latest pass, from an earlier turn, then gave a Rose: the pass was committed."""
+        named = self.decided.get(context)
+        for key, action in options:
+            if action == named:
+                return key
+        coming = self._coming_for(seat, {action for _, action in options})
+        open_later = [(key, action) for key, action in options if action in coming]
+        if not open_later:
+            return None
+        key, action = self.rng.choice(open_later)
+        self._answered_ahead()[seat] = (action, frozenset(a for _, a in options))
+        self.decided[context] = action
+        return key
+
+    def _answered_ahead(self) -> dict[int, tuple[Action, frozenset[Action]]]:
+        if self.state.turns_done != self.answered_in:
+            self.answered_ahead, self.answered_in = {}, self.state.turns_done
+        return self.answered_ahead
+
+    def _coming_for(self, seat: int, wanted: set[Action], depth: int = 3) -> set[Action]:
+        """The decisions of ``wanted`` open at ``seat``'s next decision, if it comes within ``depth`` decisions
+        (chance as it will fall, other players' any way)."""
+        found: set[Action] = set()
+        level = [self.state]
+        for _ in range(depth):
+            nxt = []
+            for st in level:
+                if st.is_terminal():
+                    continue
+                if st.current_player == seat:
+                    found.update(a for a in st.legal_actions() if a in wanted)
+                    continue
+                for action in ([st.sample_chance()] if st.current_player == CHANCE else st.legal_actions()):
+                    child = st.clone()
+                    child.apply(action)
+                    nxt.append(child)
+            level = nxt
+        return found
 
     def _coming(self, wanted: set[Action], depth: int = 2) -> set[Action]:
         """The decisions of ``wanted`` that the player in play can reach within ``depth`` decisions of theirs."""

@@ -1330,3 +1330,21 @@ def test_a_declined_gift_is_offered_when_the_next_player_passes_in_every_line():
     done = game.recogniser.state.history[len(start.history):]
     truth = game.truth.state.history[len(start.history):]
     assert done[:len(truth)] == truth[:len(done)], (done, truth)
+
+
+def test_a_reveal_and_a_gift_asked_about_before_they_are_made_are_answered_as_they_will_be():
+    """CLAIM steps 3-4 (p. 17): Multanec, a contributor to a completed section, took the benefit and claimed
+    a tile. While he was still replacing his Device tile, the crowded lines made the recogniser ask which
+    tile is revealed into the pool and whether Aureon places an energy there: neither had happened. The sim
+    answered the reveal with the first option and Aureon's gift with his latest pass, from an earlier turn;
+    then the tile II.5 came up and Aureon gave a Rose, and the lines with "II.1" and his pass were committed
+    (presence seed 108, 4 players, turn 26: "turn 27 started from a position the players never reached").
+    A player asked about a chance outcome turns the tile up and says which it is; asked about a decision of
+    theirs still to come, they decide by answering and make it when it comes."""
+    game, start = _from_saved("presence_asked_before_the_claim_is_done.json", 4, 108, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    done = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    assert done[:len(truth)] == truth[:len(done)], (done, truth)
