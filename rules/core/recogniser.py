@@ -857,17 +857,23 @@ class Recogniser:
             best = [*best, *self._detours(self._consistent(matches), observed)]
         shortest = min(len(m.path) for m in best)
         settled = [m for m in best if not self._in_hand(m.state)]
-        # a move in progress is kept beside them when it is no longer, or when it has shown more snapshots
-        # as they were (not in a hand) than any of them: a line searched on from a position kept only as a
-        # starting point (the committed one) can match a table a hand leaves part-way through the true move,
-        # without the snapshots that led there (presence seed 101, turn 161: Ignotas, lifting a Wild from one
-        # slot of his new tile to another, left a table that two loads from the committed position explained;
-        # they were committed over the answered line of four, and his later answers were refused). Snapshots
-        # explained only with tokens in a hand are no such evidence: a token put down by mistake and lifted
-        # again leaves the committed table, and lines that held it meanwhile must not outlast it (presence
-        # seed 105, turn 101)
+        # a move in progress is kept beside them when it is no longer, or when it has shown at least as
+        # many snapshots as they were (not in a hand) as any of them: a line searched on from a position kept
+        # only as a starting point (the committed one) can match a table a hand leaves part-way through the
+        # true move, without the snapshots that led there (presence seed 101, turn 161: Ignotas, lifting a
+        # Wild from one slot of his new tile to another, left a table that two loads from the committed
+        # position explained; they were committed over the answered line of four, and his later answers were
+        # refused). Snapshots explained only with tokens in a hand are no such evidence: a token put down by
+        # mistake and lifted again leaves the committed table, and lines that held it meanwhile must not
+        # outlast it (presence seed 105, turn 101). As many is enough: a hand lifting a token that the move
+        # had placed from an unsensed place leaves the table as before, and a line kept from that earlier
+        # snapshot, which stopped explaining the table when the move went on from it, matches again; the
+        # line that went on has explained every snapshot since, this one with the token in a hand, and ties
+        # with it (presence seed 103, turn 199: Aureon lifted her Wild from slot 1 of her Monument Track to
+        # take it to slot 2; the line ending before she placed it from her unsensed Exhausted Pool matched,
+        # the true line was dropped, and that line could not pass slot 1 again on its way to slot 2)
         shown = max(m.seen - m.held for m in best)
-        moving = [p for p in partial if len(p.path) <= shortest or p.seen - p.held > shown]
+        moving = [p for p in partial if len(p.path) <= shortest or p.seen - p.held >= shown]
         if len(settled) < len(best) or moving:
             # tokens still in a hand, or another explanation still in progress: keep every explanation,
             # after committing the decisions they all begin with (a long move after an answered question

@@ -1348,3 +1348,24 @@ def test_a_reveal_and_a_gift_asked_about_before_they_are_made_are_answered_as_th
     done = game.recogniser.state.history[len(start.history):]
     truth = game.truth.state.history[len(start.history):]
     assert done[:len(truth)] == truth[:len(done)], (done, truth)
+
+
+def test_a_track_energy_lifted_to_its_next_slot_is_not_overtaken_by_the_line_before_it_was_placed():
+    """MONUMENT & PILLAR TRACKS (p. 25): with 1 movement the player places an energy upright from her
+    Exhausted Pool into the lowest slot of the track; with another she moves it 1 slot up. Aureon, after
+    Ignotas's turn (he deployed from his Device's position 3, still pending), placed her Wild from her
+    unsensed Exhausted Pool onto slot 1 of her Monument Track and then lifted it to move it to slot 2.
+    With the Wild in her hand the table read as before she had placed it: the line ending there, kept
+    from that earlier snapshot, matched; the true line, which had explained every snapshot since (this
+    one with the Wild in a hand), had shown as many snapshots as they were, was longer, and was dropped.
+    The line left could not pass slot 1 again on its way to slot 2, and at her button only lines without
+    Ignotas's deploy were left: "put back 1 token in Ignotas's Device, position 3, top row" (presence
+    seed 103, 5 players, turn 199; noted as turn 200). A move in progress that has shown as many snapshots
+    as every line matching the table is now kept beside them."""
+    game, start = _from_saved("presence_track_wild_lifted_up.json", 5, 103, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    done = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    assert done[:len(truth)] == truth[:len(done)], (done, truth)
