@@ -18,7 +18,7 @@ from typing import Any
 from rules.aac.physical import groups, location_specs, project, render
 from rules.aac.state import AacState
 from rules.aac.table_view import _strip_face
-from rules.core.api import CHANCE, Action, Game, IllegalAction
+from rules.core.api import CHANCE, SIMULTANEOUS, Action, Game, IllegalAction
 from rules.core.physical import LocationSpec
 from rules.core.verdict import NONE_OF_THESE
 from sim.players.memory import PromptMemory
@@ -223,6 +223,10 @@ class AacTruth:
                     continue
                 if digest(other) == outcome:
                     return key
+        for action in (self._asked_after(context, memory.since, seat) or []) if memory is not None else []:
+            for key, option in options:
+                if option == action:
+                    return key
         history = [a for _, a in self.state.history]
         deciders = [who for who, _ in self.state.history]
         recalled = memory.answer(history, options, deciders, seat) if memory is not None else None
@@ -247,6 +251,49 @@ class AacTruth:
         if deciding is not None:
             return deciding
         return self._latest_of(options, seat)
+
+    def _asked_after(self, context: str, since: int, seat: int | None, budget: int = 300) -> list[Action] | None:
+        """The decisions still to tell after the position asked about, in the order made (``seat``'s only, when
+        named), when the controller reached that position by some of the decisions made since it last agreed
+        (``since``) in another order: the position never was, so ``seen`` does not know it, but a player who
+        sees which of their decisions the question takes as done knows which one it asks about.
+
+        Presence seed 109, turn 177: Aureon took a section's benefit, upgraded an action token, exhausted one
+        Compass in the section and activated the other. Asked "exhaust or activate?" twice, the second time
+        after a line with the exhaust and no benefit yet, she recalled her earliest such decision, the
+        exhaust, again: every line with the activation was ruled out and the wrong upgrade committed."""
+        start = next((at for at, _ in reversed(self.outcomes.values()) if len(at.history) == since), None)
+        made = self.state.history[since:]
+        if start is None or not made or len(made) > 12:
+            return None
+        frontier: list[tuple[AacState, tuple[int, ...]]] = [(start, ())]
+        reached = {digest(start)}
+        while frontier and budget > 0:
+            nxt = []
+            for st, used in frontier:
+                for i, (who, action) in enumerate(made):
+                    if i in used or any(made[j] == made[i] and j not in used for j in range(i)):
+                        continue  # (of the same decision made twice, the first not yet used)
+                    decider = st.current_player
+                    if decider == SIMULTANEOUS:
+                        decider = st.decider_of(action)
+                    if decider != who:
+                        continue
+                    child = st.clone()
+                    try:
+                        child.apply(action)
+                    except IllegalAction:
+                        continue
+                    budget -= 1
+                    key = digest(child)
+                    if key == context:
+                        done = {*used, i}
+                        return [a for j, (w, a) in enumerate(made) if j not in done and (seat is None or w == seat)]
+                    if key not in reached:
+                        reached.add(key)
+                        nxt.append((child, (*used, i)))
+            frontier = nxt
+        return None
 
     def _latest_of(self, options: list[tuple[str, Action]], seat: int | None) -> str | None:
         """The option that is one of the seat's latest decisions, if any."""

@@ -32,6 +32,11 @@ class PromptMemory:
         """The controller is settled on the table as it is (nothing pending)."""
         self._sync = (truth_decisions, len(self.accepted))
 
+    @property
+    def since(self) -> int:
+        """How many of the truth's decisions there were when the controller last agreed with the table."""
+        return self._sync[0]
+
     def answer(self, history: Sequence[Action], options: Sequence[tuple[str, Action]],
                deciders: Sequence[int] | None = None, seat: int | None = None) -> str | None:
         """The option among the decisions not accepted yet; only ``seat``'s own (``deciders`` names who

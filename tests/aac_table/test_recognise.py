@@ -1369,3 +1369,25 @@ def test_a_track_energy_lifted_to_its_next_slot_is_not_overtaken_by_the_line_bef
     done = game.recogniser.state.history[len(start.history):]
     truth = game.truth.state.history[len(start.history):]
     assert done[:len(truth)] == truth[:len(done)], (done, truth)
+
+
+def test_a_contributor_asked_again_from_another_order_names_the_decision_after_the_one_it_takes_as_done():
+    """MONUMENT SECTION COMPLETION (p. 19), step 1: each contributor gains the section's energy or its
+    benefit, and exhausts or activates each of their energies in the section, in any order. Aureon took
+    the benefit (an upgraded action token), exhausted one Compass and activated the other. Asked "exhaust or
+    activate?" a second time, on lines that had the exhaust done and no benefit yet (a position she never
+    stood at), she recalled her earliest such decision, the exhaust, again: every line with her
+    activation was ruled out, and a line with another upgrade was committed (presence seed 109, 5 players,
+    turn 177: "turn 178 started from a position the players never reached"). A sim player now works out
+    which of their decisions the question takes as done, and names the next."""
+    game, start = _from_saved("presence_section_energies_asked_in_another_order.json", 5, 109,
+                              fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    # (the recogniser may commit another order, or another action space of the same action: the positions
+    # at each turn's start are checked above; the upgrade is what was lost)
+    def upgrades(history: list[tuple[int, Action]]) -> set[tuple[int, Action]]:
+        return {(who, a) for who, a in history[len(start.history):] if a.kind == "upgrade"}
+    made = upgrades(game.recogniser.state.history)
+    assert (4, Action("upgrade", ("u4b",))) in made and made <= upgrades(game.truth.state.history), made
