@@ -915,7 +915,7 @@ class Recogniser:
         acts = [a for _, a in h.path]
         for before, choice, others, mixed, player in self._decided:
             n = len(before)
-            if len(acts) <= n or tuple(acts[:n]) != before:
+            if len(acts) <= n or (tuple(acts[:n]) != before and not self._reordered(self._committed, acts[:n], before)):
                 continue
             if choice is None:
                 # none of the options: the asked player's first decision of their kinds is the choice, made
@@ -944,6 +944,22 @@ class Recogniser:
             if self._decided_otherwise(h, n, choice):
                 return False
         return True
+
+    def _reordered(self, start: State, made: Sequence[Action], asked: Sequence[Action]) -> bool:
+        """Do ``made`` and ``asked``, the same decisions in another order, lead from ``start`` to the same
+        position? An answer about what was decided there binds every line that passes through it.
+
+        Presence seed 111, turn 133: Aureon, asked after Multanec's section reward and handling, named her
+        first slide; Multanec, asked next, said he took the reward first, and the lines in that order, never
+        asked about, committed her two slides the other way round."""
+        if Counter(made) != Counter(asked):
+            return False
+        try:
+            one = self._along(start, tuple((0, a) for a in made))[-1]
+            other = self._along(start, tuple((0, a) for a in asked))[-1]
+        except IllegalAction:
+            return False
+        return self._key(one.state) == self._key(other.state)
 
     def _decided_otherwise(self, h: Hypothesis, n: int, choice: Action) -> bool:
         """Does ``h`` decide otherwise at the position an answer named ``choice`` at: another decision,
@@ -1570,7 +1586,8 @@ class Recogniser:
         kept: list[Answer] = []
         for before, choice, others, mixed, player in self._decided:
             kinds = {a.kind for a in (*others, choice) if a is not None}
-            if len(before) >= len(done) and before[: len(done)] == done:
+            if len(before) >= len(done) and (before[: len(done)] == done
+                                             or self._reordered(self._committed, done, before[: len(done)])):
                 kept.append((before[len(done):], choice, others, mixed, player))
             elif done[: len(before)] == before and not any(a.kind in kinds for a in done[len(before):]):
                 # committed up to here, the named decision still to come (once a decision of the kind of

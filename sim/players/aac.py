@@ -246,7 +246,13 @@ class AacTruth:
             # Passing there declined them all (presence seed 100, turn 76: Multanec, asked after his own turn
             # "place an energy into the tile pool?", had passed on the gift; he answered with the first option,
             # a gift, and his turn was committed as starting from a position never reached.)
-            return self._latest_of(options, seat) or NONE_OF_THESE
+            # (what they did after it counts, the first option taken: not a decision of the kind made before
+            # it, as Freyith's gift at an earlier claim of the turn, named when asked about the gift she had
+            # declined at the next one: presence seed 108, turn 27)
+            known = self.outcomes.get(context)
+            if known is None:
+                return self._latest_of(options, seat) or NONE_OF_THESE
+            return self._first_after(options, seat, len(known[0].history)) or NONE_OF_THESE
         deciding = self._decide_by_answering(context, options, seat)
         if deciding is not None:
             return deciding
@@ -293,6 +299,16 @@ class AacTruth:
                         reached.add(key)
                         nxt.append((child, (*used, i)))
             frontier = nxt
+        return None
+
+    def _first_after(self, options: list[tuple[str, Action]], seat: int | None, index: int) -> str | None:
+        """The option that is the seat's first decision among them from the ``index``-th decision on."""
+        for who, action in self.state.history[index:]:
+            if seat is not None and who != seat:
+                continue
+            for key, option in options:
+                if option == action:
+                    return key
         return None
 
     def _latest_of(self, options: list[tuple[str, Action]], seat: int | None) -> str | None:
