@@ -1848,16 +1848,22 @@ class Recogniser:
         return found
 
     def _made_first(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
-        """``h`` with its own later ``choice`` made at ``at``, before the decisions it followed, when each
-        changes the projected table, the sensors would have read the same succession of tables in either
-        order (a decision they cannot read shows none of its own), and the new order reaches the same
-        position.
+        """``h`` with its own later ``choice`` made at ``at``: moved before the decisions it followed, or
+        exchanged with the decision made at ``at``, when each changes the projected table (or none does),
+        the sensors would have read the same succession of tables in the new order, and it reaches the
+        same position.
 
         Of two orders of the same loads only one is kept per position: Rusné loaded a Wild and then a
         Rose from the Tile Pool, which only counts, into her presence-only Device, and the line kept had
         the Rose first. Asked which came first, she said the Wild: without this her two loads were
         carried on as a Wild moved up from her bottom row and a Compass loaded in its place (mixed
-        soak, seed 300030)."""
+        soak, seed 300030).
+
+        Exchanged: a player offered the same choice twice in a turn (p. 17, Claim step 4: after each
+        claim every opponent with energy in the Tile Pool may place one from their Exhausted Pool there),
+        both pools unsensed, declines the first and gives the second; "gave, then declined" ends in the
+        same position and is the line kept. Asked about the first, she said "no": the kept line was ruled
+        out and "declined both" committed (presence seed 107, turn 30)."""
         who = h.path[at][0]  # (the same player's: another contributor's same reward is not hers)
         later = next((i for i in range(at + 1, len(h.path)) if h.path[i] == (who, choice)), None)
         if later is None:
@@ -1865,33 +1871,43 @@ class Recogniser:
         start = self._state_at(h, at)
         made = h.path[at:later + 1]
         moved = (h.path[later], *h.path[at:later])
-        tables: list[list[dict[str, tuple[str, ...] | int]]] = []
-        for order in (made, moved):
-            node = self._node(start)
-            tables.append([self._as_sensed(node.exp)])
-            for _, action in order:
-                try:
-                    node, changed = self._child(node, action)
-                except IllegalAction:
-                    return None
-                if not changed:
-                    # (only decisions the table saw made, one after another: an invisible choice named first,
-                    # a benefit's upgrade, may be one the player has not made yet, and a question about it
-                    # would come before she did (mixed soak, seed 200, game 207))
-                    return None
-                # (the tables the snapshots could have shown: a decision the sensors cannot read, an energy
-                # gained from the count-only reserve into an unsensed Exhausted Pool, shows no table of its
-                # own, so it may be named first (presence seed 105: Multanec gained his patron reward first,
-                # then exhausted his Rose, and the line kept had the reward after the Rose))
-                table = self._as_sensed(node.exp)
-                if table != tables[-1][-1]:
-                    tables[-1].append(table)
-        if tables[0] != tables[1]:
-            return None  # (the snapshots would have shown the other order: energy moved between other slots)
-        line = self._spliced(h, at, moved, start, upto=later)
-        if line is None or self._key(line.state) != self._key(h.state):
-            return None
-        return line
+        exchanged = (h.path[later], *h.path[at + 1:later], h.path[at])
+        for order, visible in ((moved, True), (exchanged, False)):
+            tables = self._tables_along(start, made, visible)
+            if tables is None or self._tables_along(start, order, visible) != tables:
+                continue  # (the snapshots would have shown the other order: energy moved between other slots)
+            line = self._spliced(h, at, order, start, upto=later)
+            if line is not None and self._key(line.state) == self._key(h.state):
+                return line
+        return None
+
+    def _tables_along(self, start: State, order: Path, visible: bool) -> list[dict[str, tuple[str, ...] | int]] | None:
+        """The succession of tables the sensors would read as ``order`` is made from ``start`` (a table
+        read again not counted again); None if a decision is illegal, or, ``visible``, changes nothing on
+        the projected table.
+
+        (``visible``: only decisions the table saw made, one after another: an invisible choice named
+        first, a benefit's upgrade, may be one the player has not made yet, and a question about it would
+        come before she did (mixed soak, seed 200, game 207). Two decisions exchanged in place are the
+        same choices made at the same moments, so invisible ones may be: the sensors saw nothing either
+        way.)"""
+        node = self._node(start)
+        tables = [self._as_sensed(node.exp)]
+        for _, action in order:
+            try:
+                node, changed = self._child(node, action)
+            except IllegalAction:
+                return None
+            if visible and not changed:
+                return None
+            # (the tables the snapshots could have shown: a decision the sensors cannot read, an energy
+            # gained from the count-only reserve into an unsensed Exhausted Pool, shows no table of its
+            # own, so it may be named first (presence seed 105: Multanec gained his patron reward first,
+            # then exhausted his Rose, and the line kept had the reward after the Rose))
+            table = self._as_sensed(node.exp)
+            if table != tables[-1]:
+                tables.append(table)
+        return tables
 
     def _as_sensed(self, expected: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...] | int]:
         """A projection as the sensors would read it: tokens where they tell identity, else how many."""
