@@ -1340,9 +1340,11 @@ def test_a_reveal_and_a_gift_asked_about_before_they_are_made_are_answered_as_th
     then the tile II.5 came up and Aureon gave a Rose, and the lines with "II.1" and his pass were committed
     (presence seed 108, 4 players, turn 26: "turn 27 started from a position the players never reached").
     A player asked about a chance outcome turns the tile up and says which it is; asked about a decision of
-    theirs still to come, they decide by answering and make it when it comes."""
+    theirs still to come, they decide by answering and make it when it comes. In the next turn, Freyith,
+    asked about the gift she had declined at that claim, named her gift at the claim before it (turn 27):
+    what a player did after the position asked about counts, not a decision of the kind made before it."""
     game, start = _from_saved("presence_asked_before_the_claim_is_done.json", 4, 108, fidelity="presence")
-    _play_turns(game, 2)
+    _play_turns(game, 3)
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
     done = game.recogniser.state.history[len(start.history):]
@@ -1391,3 +1393,39 @@ def test_a_contributor_asked_again_from_another_order_names_the_decision_after_t
         return {(who, a) for who, a in history[len(start.history):] if a.kind == "upgrade"}
     made = upgrades(game.recogniser.state.history)
     assert (4, Action("upgrade", ("u4b",))) in made and made <= upgrades(game.truth.state.history), made
+
+
+def test_a_gift_declined_then_given_is_not_taken_for_given_then_declined():
+    """CLAIM step 4 (p. 17) and GAIN A TRANSMUTER TILE (p. 20, steps 2-4 of a Claim): as Multanec's
+    Library section completed, Aureon's and then Multanec's reward claimed a tile; after the first Ignotas
+    declined to place an energy into the Tile Pool, after the second he placed a Compass there. His
+    Exhausted Pool and the Tile Pool's energy are unsensed, so "gave, then declined" ends in the same
+    position, and one line is kept per position: that one. Asked about the first gift, he said "no";
+    the answer ruled the kept line out, no line had his later gift, and "declined both" was committed
+    (presence seed 107, 3 players, turn 30: "turn 31 started from a position the players never
+    reached"). The line ruled out now stands for the one with his two decisions exchanged."""
+    game, start = _from_saved("presence_gift_declined_then_given.json", 3, 107, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    done = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    assert (2, Action("gift", ("compass", "exhausted"))) in truth
+    assert done[:len(truth)] == truth[:len(done)], (done, truth)
+
+
+def test_an_answer_binds_the_lines_that_reach_its_position_in_another_order():
+    """MONUMENT SECTION COMPLETION (p. 19) and ADVANCE (p. 13): Rusné's patron token completed a section;
+    Multanec, a contributor, gained its energy and exhausted his Compass, in that order, and Aureon began
+    her turn sliding two tiles in. Asked on lines with Multanec's handling first, Aureon named her first
+    slide; Multanec, asked next, said the reward came first, and the lines in that order, which the answer
+    about the slides did not bind, committed her slides the other way round (presence seed 111, 3 players,
+    turn 133: "turn 134 started from a position the players never reached"). An answer now binds every
+    line that reaches the position it was asked at, whatever the order of the decisions before it."""
+    game, start = _from_saved("presence_answer_before_another_order.json", 3, 111, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    slides = [(who, a) for who, a in game.recogniser.state.history[len(start.history):] if a.kind == "slide"]
+    truth = [(who, a) for who, a in game.truth.state.history[len(start.history):] if a.kind == "slide"]
+    assert slides == truth[:len(slides)] and len(slides) >= 2, (slides, truth)
