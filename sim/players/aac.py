@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from rules.aac.physical import groups, location_specs, project, render
@@ -39,6 +39,18 @@ def _phase(motion: Motion) -> int:
     if "board.pool.t" in places or ".board.channel" in places:
         return 1
     return 0
+
+
+def _option_among(options: list[tuple[str, Action]], seat: int | None,
+                  decisions: Iterable[tuple[int, Action]]) -> str | None:
+    """The key of the first of ``decisions`` (``seat``'s, when named) that is one of the options."""
+    for who, action in decisions:
+        if seat is not None and who != seat:
+            continue
+        for key, option in options:
+            if option == action:
+                return key
+    return None
 
 
 def digest(state: AacState) -> str:
@@ -303,23 +315,11 @@ class AacTruth:
 
     def _first_after(self, options: list[tuple[str, Action]], seat: int | None, index: int) -> str | None:
         """The option that is the seat's first decision among them from the ``index``-th decision on."""
-        for who, action in self.state.history[index:]:
-            if seat is not None and who != seat:
-                continue
-            for key, option in options:
-                if option == action:
-                    return key
-        return None
+        return _option_among(options, seat, self.state.history[index:])
 
     def _latest_of(self, options: list[tuple[str, Action]], seat: int | None) -> str | None:
         """The option that is one of the seat's latest decisions, if any."""
-        for who, action in reversed(self.state.history[-RECENT:]):
-            if seat is not None and who != seat:
-                continue
-            for key, option in options:
-                if option == action:
-                    return key
-        return None
+        return _option_among(options, seat, reversed(self.state.history[-RECENT:]))
 
     def _decide_by_answering(self, context: str, options: list[tuple[str, Action]], seat: int | None) -> str | None:
         """Asked about a choice they have not made yet ("gain the energy or the benefit?" as the section

@@ -245,6 +245,18 @@ def _played_and_asked(saved: str, players: int, seed: int, turns: int = 2, fidel
     return [a for _, a in game.recogniser.state.history[len(start.history):]], asked
 
 
+def _played_as_made(saved: str, players: int, seed: int, turns: int = 2, fidelity: str = "presence") -> None:
+    """Play on from a saved position: no legal move refused, no desync, nothing noted, and the decisions
+    committed are the ones made, in their order."""
+    game, start = _from_saved(saved, players, seed, fidelity=fidelity)
+    _play_turns(game, turns)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    done = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    assert done[:len(truth)] == truth[:len(done)], (done, truth)
+
+
 def _each_question_offers_what_was_done(saved: str, players: int, seed: int, turns: int, kind: str) -> None:
     """Play on from a saved position: no legal move refused, and every question about a decision of this
     kind offered the one the player had made."""
@@ -1302,13 +1314,7 @@ def test_a_load_in_a_hand_is_not_overtaken_by_a_shorter_line_from_the_committed_
     evidenced, was longer and was dropped, the two were committed, and at the end of his turn "none of
     these" was refused (presence seed 101, 3 players, turn 161). A move in progress that has explained more
     snapshots than every line matching the table is now kept beside them."""
-    game, start = _from_saved("presence_loads_moved_within_new_tile.json", 3, 101, fidelity="presence")
-    _play_turns(game, 2)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
-    done = game.recogniser.state.history[len(start.history):]
-    truth = game.truth.state.history[len(start.history):]
-    assert done[:len(truth)] == truth[:len(done)], (done, truth)
+    _played_as_made("presence_loads_moved_within_new_tile.json", 3, 101, 2)
 
 
 def test_a_declined_gift_is_offered_when_the_next_player_passes_in_every_line():
@@ -1343,13 +1349,7 @@ def test_a_reveal_and_a_gift_asked_about_before_they_are_made_are_answered_as_th
     theirs still to come, they decide by answering and make it when it comes. In the next turn, Freyith,
     asked about the gift she had declined at that claim, named her gift at the claim before it (turn 27):
     what a player did after the position asked about counts, not a decision of the kind made before it."""
-    game, start = _from_saved("presence_asked_before_the_claim_is_done.json", 4, 108, fidelity="presence")
-    _play_turns(game, 3)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
-    done = game.recogniser.state.history[len(start.history):]
-    truth = game.truth.state.history[len(start.history):]
-    assert done[:len(truth)] == truth[:len(done)], (done, truth)
+    _played_as_made("presence_asked_before_the_claim_is_done.json", 4, 108, 3)
 
 
 def test_a_track_energy_lifted_to_its_next_slot_is_not_overtaken_by_the_line_before_it_was_placed():
@@ -1364,13 +1364,7 @@ def test_a_track_energy_lifted_to_its_next_slot_is_not_overtaken_by_the_line_bef
     Ignotas's deploy were left: "put back 1 token in Ignotas's Device, position 3, top row" (presence
     seed 103, 5 players, turn 199; noted as turn 200). A move in progress that has shown as many snapshots
     as every line matching the table is now kept beside them."""
-    game, start = _from_saved("presence_track_wild_lifted_up.json", 5, 103, fidelity="presence")
-    _play_turns(game, 2)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
-    done = game.recogniser.state.history[len(start.history):]
-    truth = game.truth.state.history[len(start.history):]
-    assert done[:len(truth)] == truth[:len(done)], (done, truth)
+    _played_as_made("presence_track_wild_lifted_up.json", 5, 103, 2)
 
 
 def test_a_contributor_asked_again_from_another_order_names_the_decision_after_the_one_it_takes_as_done():
