@@ -334,7 +334,8 @@ class Recogniser:
             return self._answered_none(prompt, before, others)
         self._decided.append((self._prompt_prefix, option.actions[0], others, self._prompt_mixed, prompt.player))
         chosen = [h for h in before if self._agrees(h)]
-        chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others)
+        chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others,
+                                         prompt.player)
         self._prompt = None
         self._hyps = chosen or self._hyps[:1]
         observed = self._observed
@@ -936,7 +937,14 @@ class Recogniser:
                 if choice not in acts[n:] and any(action in others for action in acts[n:]):
                     return False
                 continue
-            for action in acts[n:]:  # the order of unrelated decisions is free: the first option taken counts
+            # the order of unrelated decisions is free: the first option taken counts, of the asked player's
+            # decisions only (another player's decision of the same name is not the one asked about: presence
+            # seed 108, turn 90: Ignotas, asked how he took his share of a completed section, named his
+            # Rose exhausted; Aureon's reward of the energy before it read as Ignotas's option "the energy"
+            # taken first, every line was ruled out, and his next step was refused)
+            for who, action in h.path[n:]:
+                if player is not None and who != player:
+                    continue
                 if action == choice:
                     break
                 if action in others:
@@ -1821,7 +1829,7 @@ class Recogniser:
         return out
 
     def _answered_through(self, before: list[Hypothesis], chosen: list[Hypothesis], n: int, choice: Action,
-                          others: frozenset[Action]) -> list[Hypothesis]:
+                          others: frozenset[Action], player: int | None) -> list[Hypothesis]:
         """The answered decision may lead where another option's explanation went: "activate" and then
         no move ends where "exhaust" does, and only one of two explanations that end in the same position
         is kept (the shorter). For each explanation the answer rules out, the line through the answer to
@@ -1835,8 +1843,10 @@ class Recogniser:
         for h in before:
             if id(h) in agreeing:
                 continue
-            at = next((i for i in range(n, len(h.path)) if h.path[i][1] in others), None)
-            if at is None or any(a == choice for _, a in h.path[n:at]):
+            # (the asked player's decisions, as ``_agrees`` reads the answer)
+            at = next((i for i in range(n, len(h.path))
+                       if h.path[i][1] in others and player in (None, h.path[i][0])), None)
+            if at is None or any(a == choice and player in (None, who) for who, a in h.path[n:at]):
                 continue
             line = self._made_first(h, at, choice) or self._through(h, at, choice, reached)
             if line is None:

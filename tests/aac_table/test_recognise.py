@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -1423,3 +1424,36 @@ def test_an_answer_binds_the_lines_that_reach_its_position_in_another_order():
     slides = [(who, a) for who, a in game.recogniser.state.history[len(start.history):] if a.kind == "slide"]
     truth = [(who, a) for who, a in game.truth.state.history[len(start.history):] if a.kind == "slide"]
     assert slides == truth[:len(slides)] and len(slides) >= 2, (slides, truth)
+
+
+def test_an_answer_about_a_section_share_is_read_among_the_asked_players_decisions():
+    """MONUMENT SECTION COMPLETION (p. 19): each contributing player and lastly the completing player gains
+    the section's energy or the benefit and exhausts or activates each of their energy in it, in any order.
+    Aureon completed a section of the Library of Valduin and Freyith one of the Namarillion Forge. Aureon
+    bound her Wild, took the energy and exhausted her Compass; then Ignotas, contributing to the Forge
+    section, exhausted his Rose, took the benefit and moved his character. The table cannot show who took
+    which reward, so Ignotas was asked how he took his share ("exhaust the Rose", "activate the Rose", "the
+    energy", "the benefit") and named the Rose exhausted. Aureon's reward of the energy, before his Rose in
+    every line, was read as his option "the energy" taken first: every line was ruled out, and his next
+    step was refused (presence seed 108, 4 players, turn 90). An answer is now read among the asked
+    player's own decisions, as "none of these" already was."""
+    game, start = _from_saved("presence_section_share_named_after_anothers_reward.json", 4, 108,
+                              fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    # (Aureon's reward and her Compass, in any order, are committed in one: the same position)
+    done = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    assert Counter(done) == Counter(truth[:len(done)]), (done, truth)
+    reached = start.clone()
+    for _, action in truth[:len(done)]:
+        reached.apply(action)
+    assert _position(reached) == _position(game.recogniser.state)
+
+
+def _position(state: AacState) -> dict[str, object]:
+    """The state as saved, without the decisions that led to it."""
+    data = state.to_json()
+    data.pop("history", None)
+    return data
