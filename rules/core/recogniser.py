@@ -1995,7 +1995,15 @@ class Recogniser:
     def _reached(self, start: State, alt: Action) -> dict[object, Path]:
         """Every position ``alt`` and at most ``through_depth`` more decisions reach from ``start`` (within
         ``through_budget`` expansions), each with the fewest decisions that reach it: breadth first, a
-        position met again (the same decisions in another order) not expanded again."""
+        position met again (the same decisions in another order) not expanded again.
+
+        Never ``start`` itself: a line back there has taken the answered decision back, and whatever it
+        goes on to make is made at the position asked about, where the player named ``alt``. Through it,
+        every option's position is reached again (a tile moved from one row of a Device to the other, then
+        back, then another moved): the answer rules nothing out and the same question is asked again and
+        again (presence seed 107, turn 54: Multanec, asked which tile went from his top row to his bottom
+        row, named the Wild twenty times over while the lines of the Magnet and the Compass went on
+        through it; his later answers contradicted those, and the legal turn 57 was refused)."""
         first = start.clone()
         try:
             first.apply(alt)
@@ -2003,6 +2011,7 @@ class Recogniser:
             return {}
         steps0: Path = ((_who(start, start.current_player, alt), alt),)
         paths: dict[object, Path] = {self._state_key(first): steps0}
+        back = self._state_key(start)
         level: list[tuple[State, Path]] = [(first, steps0)]
         expansions = 0
         for _ in range(self.settings.through_depth):
@@ -2017,7 +2026,7 @@ class Recogniser:
                     kid = state.clone()
                     kid.apply(action)
                     key = self._state_key(kid)
-                    if key not in paths:
+                    if key not in paths and key != back:
                         paths[key] = line = (*steps, (_who(state, state.current_player, action), action))
                         nxt.append((kid, line))
             level = nxt

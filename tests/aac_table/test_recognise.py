@@ -1457,3 +1457,24 @@ def _position(state: AacState) -> dict[str, object]:
     data = state.to_json()
     data.pop("history", None)
     return data
+
+
+def test_an_answer_is_not_undone_by_lines_that_take_it_back():
+    """ADVANCE step 4 (p. 13): Multanec, at a presence-only Device, loaded a Wild from his tile 2 into his
+    new tile's bottom row, then moved a Compass from its bottom row up to its top row. Asked which tile he
+    had moved from the top row down, he named the Wild (that line ends where his turn did). The lines of
+    the Magnet and the Compass were kept on through the answer: the Wild moved down, back up, then their
+    tile down, reaching every option's position again. The answer told nothing apart, the same question
+    was put twenty times over, turn after turn, until his answers contradicted one another and the legal
+    turn 57 was refused (presence seed 107, 3 players, turn 57: "put back 2 token(s) in Multanec's Device,
+    position 3, top row"). A line through an answer no longer comes back to the position it was given at."""
+    game, start = _from_saved("presence_tile_moved_down_and_back.json", 3, 107, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 4)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    put = Counter(tuple(options) for _, options in asked)
+    assert max(put.values()) == 1, asked
+    done = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    assert done[:len(truth)] == truth[:len(done)], (done, truth)
