@@ -235,10 +235,10 @@ class AacTruth:
                     continue
                 if digest(other) == outcome:
                     return key
-        for action in (self._asked_after(context, memory.since, seat) or []) if memory is not None else []:
-            for key, option in options:
-                if option == action:
-                    return key
+        rest = self._asked_after(context, memory.since) if memory is not None else None
+        named = _option_among(options, seat, rest or ())
+        if named is not None:
+            return named
         history = [a for _, a in self.state.history]
         deciders = [who for who, _ in self.state.history]
         recalled = memory.answer(history, options, deciders, seat) if memory is not None else None
@@ -270,9 +270,9 @@ class AacTruth:
             return deciding
         return self._latest_of(options, seat)
 
-    def _asked_after(self, context: str, since: int, seat: int | None, budget: int = 300) -> list[Action] | None:
-        """The decisions still to tell after the position asked about, in the order made (``seat``'s only, when
-        named), when the controller reached that position by some of the decisions made since it last agreed
+    def _asked_after(self, context: str, since: int, budget: int = 300) -> list[tuple[int, Action]] | None:
+        """The decisions still to tell after the position asked about, in the order made, with who made each,
+        when the controller reached that position by some of the decisions made since it last agreed
         (``since``) in another order: the position never was, so ``seen`` does not know it, but a player who
         sees which of their decisions the question takes as done knows which one it asks about.
 
@@ -306,7 +306,7 @@ class AacTruth:
                     key = digest(child)
                     if key == context:
                         done = {*used, i}
-                        return [a for j, (w, a) in enumerate(made) if j not in done and (seat is None or w == seat)]
+                        return [decision for j, decision in enumerate(made) if j not in done]
                     if key not in reached:
                         reached.add(key)
                         nxt.append((child, (*used, i)))

@@ -258,6 +258,13 @@ def _played_as_made(saved: str, players: int, seed: int, turns: int = 2, fidelit
     assert done[:len(truth)] == truth[:len(done)], (done, truth)
 
 
+def _position(state: AacState) -> dict[str, object]:
+    """The state as saved, without the decisions that led to it."""
+    data = state.to_json()
+    data.pop("history", None)
+    return data
+
+
 def _each_question_offers_what_was_done(saved: str, players: int, seed: int, turns: int, kind: str) -> None:
     """Play on from a saved position: no legal move refused, and every question about a decision of this
     kind offered the one the player had made."""
@@ -1450,13 +1457,6 @@ def test_an_answer_about_a_section_share_is_read_among_the_asked_players_decisio
     for _, action in truth[:len(done)]:
         reached.apply(action)
     assert _position(reached) == _position(game.recogniser.state)
-
-
-def _position(state: AacState) -> dict[str, object]:
-    """The state as saved, without the decisions that led to it."""
-    data = state.to_json()
-    data.pop("history", None)
-    return data
 
 
 def test_an_answer_is_not_undone_by_lines_that_take_it_back():
