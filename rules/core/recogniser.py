@@ -26,6 +26,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Protocol
 
 from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
@@ -934,7 +935,10 @@ class Recogniser:
                 # on): the one named was made, whatever came before it; a line with another option and not
                 # this one disagrees (identity seeds 40191, 70145: "the claim" ruled out the true line, which
                 # used another token's action first and made the claim after)
-                if choice not in acts[n:] and any(action in others for action in acts[n:]):
+                # (the asked player's: Aureon's load of a Compass from her Exhausted Pool is not Multanec's,
+                # named against his gift of one: presence seed 107, turn 80)
+                theirs = [a for who, a in h.path[n:] if player is None or who == player]
+                if choice not in theirs and any(action in others for action in theirs):
                     return False
                 continue
             # the order of unrelated decisions is free: the first option taken counts, of the asked player's
@@ -1003,8 +1007,8 @@ class Recogniser:
             0 if id(h) in complete_ids else self._compare(h.state, observed).score,
             len(h.path)))
         done = [h for h in fresh if id(h) in complete_ids]
-        taken = {self._key(h.state) for h in fresh}
-        older = sorted((h for h in self._hyps if self._key(h.state) not in taken), key=_rank)
+        taken = {self._line_key(h) for h in fresh}
+        older = sorted((h for h in self._hyps if self._line_key(h) not in taken), key=_rank)
         # (only complete explanations: moves still in progress may yet be told apart by the table; all of
         # them, before any is dropped, so that the question offers every choice the table cannot show)
         crowded = len(fresh) + len(older) > self.settings.max_hypotheses
@@ -1645,10 +1649,21 @@ class Recogniser:
             return hyps
         first: dict[object, Hypothesis] = {}
         for h in sorted(hyps, key=_rank_for_position):
-            key = self._key(h.state)
+            key = self._line_key(h)
             if key not in first:
                 first[key] = h
         return list(first.values())
+
+    def _line_key(self, h: Hypothesis) -> object:
+        """A line's identity for deduplication: the position it reaches, and the position it began each turn
+        at on the way. Lines that differ in a turn already over are two accounts of the game, even where they
+        meet again: presence seed 107, turn 80, "Multanec gave a Compass to the Tile Pool, then loaded one
+        from it" and "he gave nothing, then loaded one from his Exhausted Pool" reach the same position, and
+        the line kept began Aureon's turn with an energy in the Tile Pool that was never there; kept apart,
+        the players are asked once Multanec has moved on."""
+        nodes = self._along(self._committed, h.path)
+        return (self._key(h.state), tuple(self._key(after.state) for before, after in pairwise(nodes)
+                                          if self._turn_key(after.state) != self._turn_key(before.state)))
 
     @staticmethod
     def _divergence(hyps: list[Hypothesis]) -> int:

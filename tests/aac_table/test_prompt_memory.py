@@ -163,3 +163,17 @@ def test_a_player_whose_part_is_over_answers_none_of_these_about_a_decision_made
         assert truth.answer("a position not seen", offered, memory, {}, seat) == NONE_OF_THESE
         assert truth.answer("a position not seen", [*offered, ("3", made)], memory, {}, seat) == "3"
     assert tried >= 3
+
+
+def test_options_whose_lines_all_end_where_the_game_stands_are_told_apart_by_what_was_done() -> None:
+    """TILE POOL (p. 17): "gave a Compass to the Tile Pool, then loaded it from there" and "loaded a Compass
+    from the Exhausted Pool" end at the same position. Each option's outcome then is the game as it stands,
+    and the sim named the first option, a gift never made (presence seed 107, turn 80). Such outcomes tell
+    nothing apart: the player says what they did."""
+    for seed in range(4):
+        truth, seat, legal, memory = _at_a_turn(seed)
+        made, other = legal[0], legal[1]
+        truth.apply(made)
+        stands = digest(truth.state)
+        options = [("1", other), ("2", made)]
+        assert truth.answer("a position not seen", options, memory, {"1": stands, "2": stands}, seat) == "2"

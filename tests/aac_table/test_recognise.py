@@ -19,7 +19,7 @@ import rules
 from rules.aac.state import AacState
 from rules.core.api import Action
 from rules.core.physical import Snapshot
-from rules.core.recogniser import Recogniser
+from rules.core.recogniser import Hypothesis, Recogniser
 from rules.core.verdict import NONE_OF_THESE, Verdict
 from sim.players.aac import digest
 from sim.players.mistakes import Mistake
@@ -1478,3 +1478,34 @@ def test_an_answer_is_not_undone_by_lines_that_take_it_back():
     done = game.recogniser.state.history[len(start.history):]
     truth = game.truth.state.history[len(start.history):]
     assert done[:len(truth)] == truth[:len(done)], (done, truth)
+
+
+def test_a_gift_loaded_back_later_is_not_taken_for_a_load_from_the_exhausted_pool():
+    """CLAIM step 4 (p. 17) and TILE POOL (p. 17): after Ignotas's claim Aureon placed a Rose into the Tile
+    Pool and Multanec placed nothing; in his turn two turns on, Multanec loaded two Compasses from his
+    Exhausted Pool. "He gave a Compass, then loaded it from the Tile Pool" reaches the same position, the
+    table showed nothing that told the two apart, and the line with the gift was kept for both: Aureon's
+    turn was committed as starting with a Compass of his in the Tile Pool (presence seed 107, 3 players,
+    turn 80: "turn 80 started from a position the players never reached"). Lines that began a turn at
+    different positions are now kept apart and asked about; Multanec's answer, his load, is read among his
+    own decisions (Aureon loaded a Compass from her Exhausted Pool too), and he names the option that is
+    what he did, not the first whose line ends where the game stands (both do)."""
+    _played_as_made("presence_gift_then_loaded_back.json", 3, 107, 4)
+
+
+def test_an_answer_naming_a_decision_is_read_among_the_asked_players_decisions_at_any_depth():
+    """TILE POOL (p. 17): Multanec, asked "place an energy into the tile pool?" with the options "a Compass"
+    and "load a Compass from the Exhausted Pool" (options at different points of the lines), named the load.
+    Aureon had loaded a Compass from her Exhausted Pool too, and the line with Multanec's gift read her load
+    as his answer: it was not ruled out, and the question was put again and again (presence seed 107, turn
+    80). The decision named is now looked for among the asked player's decisions."""
+    game, start = _from_saved("presence_gift_then_loaded_back.json", 3, 107, fidelity="presence")
+    rec = game.recogniser
+    load = Action("load", (1, "bottom", "compass", "exhausted"))
+    gift = Action("gift", ("compass", "exhausted"))
+    multanec, aureon = 1, 0
+    rec._decided = [((), load, frozenset({gift}), True, multanec)]
+    gave = Hypothesis(((multanec, gift), (aureon, load)), start)
+    loaded = Hypothesis(((multanec, Action("pass")), (aureon, load), (multanec, load)), start)
+    assert not rec._agrees(gave)
+    assert rec._agrees(loaded)
