@@ -940,6 +940,12 @@ class Recogniser:
                 theirs = [a for who, a in h.path[n:] if player is None or who == player]
                 if choice not in theirs and any(action in others for action in theirs):
                     return False
+                # a line that made, at the position asked about, a decision no option named and after which
+                # the one named is no longer open decided otherwise too (presence seed 115, turn 34: Rusné's
+                # Magnet activated action 2; a line where it activated action 4, her Compass's action later,
+                # was not offered, as every line used action 4, and it outlived her answer)
+                if (player is None or h.path[n][0] == player) and self._decided_otherwise(h, n, choice):
+                    return False
                 continue
             # the order of unrelated decisions is free: the first option taken counts, of the asked player's
             # decisions only (another player's decision of the same name is not the one asked about: presence
@@ -1826,21 +1832,26 @@ class Recogniser:
         must be able to name the one they chose)."""
         self._prompt_extra = []
         observed = self._observed
-        if observed is None or len({a.kind for a, _, _ in picks}) != 1:
+        if observed is None:
             return picks
-        action, h, at = picks[0]
-        state = self._state_at(h, at)
-        fit = self._compare(h.state, observed).score
         taken = {a for a, _, _ in picks}
         out = list(picks)
-        for alt in state.legal_actions():  # (alternatives of the same decision, at the same position)
-            if alt.kind != action.kind or alt in taken:
-                continue
-            other = self._substituted(h, at, alt, state)
-            if other is not None and self._compare(other.state, observed).score <= fit:
-                taken.add(alt)
-                out.append((alt, other, at))
-                self._prompt_extra.append(other)
+        # (per kind of option: a question may offer decisions of several kinds, such as which action an
+        # exhausted energy activates or a load; "activate action 2, then pass" ends where "activate action 1,
+        # then pass" does, so only the latter was kept and offered, and the player, who had activated action
+        # 2, could only answer "none of these": presence seed 115, turn 34)
+        for action, h, at in [pick for n, pick in enumerate(picks)
+                              if all(other[0].kind != pick[0].kind for other in picks[:n])]:
+            state = self._state_at(h, at)
+            fit = self._compare(h.state, observed).score
+            for alt in state.legal_actions():  # (alternatives of the same decision, at the same position)
+                if alt.kind != action.kind or alt in taken:
+                    continue
+                other = self._substituted(h, at, alt, state)
+                if other is not None and self._compare(other.state, observed).score <= fit:
+                    taken.add(alt)
+                    out.append((alt, other, at))
+                    self._prompt_extra.append(other)
         return out
 
     def _answered_through(self, before: list[Hypothesis], chosen: list[Hypothesis], n: int, choice: Action,

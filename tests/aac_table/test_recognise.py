@@ -936,8 +936,12 @@ def test_a_bridge_benefit_taken_and_declined_when_due_is_kept_through_the_answer
     the line that declined it stands for hers (the search keeps one line per position) and must be
     carried through the answer, or only a line that chose a patron at the end of her turn is left
     (identity soak, seed 40438: Rusné was then owed a reward, and Multanec's next move refused)."""
-    t = _two_turns_from("bridge_declined_late.json", 4, 40438)
-    assert t.prompts >= 2  # (the bridge benefit is asked about)
+    game, _ = _from_saved("bridge_declined_late.json", 4, 40438)
+    asked = _questions(game)
+    _play_turns(game, 2)
+    bridge = Action("bridge", ("bp.fortress-beacon",))
+    assert any(bridge in options for _, options in asked), asked  # (the bridge benefit is asked about)
+    t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
@@ -1509,3 +1513,14 @@ def test_an_answer_naming_a_decision_is_read_among_the_asked_players_decisions_a
     loaded = Hypothesis(((multanec, Action("pass")), (aureon, load), (multanec, load)), start)
     assert not rec._agrees(gave)
     assert rec._agrees(loaded)
+
+
+def test_a_position_five_energy_is_asked_about_every_token_it_may_have_activated():
+    """ACTIONS (p. 14): a bottom-row energy in position 5 is wild, it may activate any Action Token. Rusné
+    exhausted her Magnet there, activated token 2 and took nothing from it; "token 1, nothing taken" ends at
+    the same position, so only that line was kept. Asked which token the energy activated (a question whose
+    other options were loads, later), she could only answer "none of these", every line was ruled out, and
+    Aureon's claim three turns on was refused (presence seed 115, 5 players, turn 34). Options of each kind
+    now come with their alternatives at the same position; and her answer rules out the lines where the
+    energy activated token 4 (her Compass's token later), which no option named."""
+    _played_as_made("presence_position_five_activates_another_token.json", 5, 115, 4)
