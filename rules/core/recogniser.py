@@ -51,6 +51,44 @@ _DROPPED_KEPT = 8
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
+def _put_back(seen: Sequence[Observed], evidence: list[Evidence]) -> list[Evidence]:
+    """The evidence without the places a hand emptied and then filled again as they were: where a snapshot
+    lies between two snapshots of the same table and only lacks tokens that table has. Lifted and put
+    back, they tell nothing of the decisions (a hesitation, or a mistake made and put right where no
+    sensor saw the token go): a line that moves such a token on accounts for the snapshot only through a
+    position before the one the table around it already showed (presence seed 113, turn 169: Aureon
+    loaded her Wild from tile 2 into her new tile's bottom row, then moved the Magnet from its top row to
+    an unsensed place by mistake and put it back; "the Magnet down to the bottom row, the Wild into the
+    top row" reads the same at presence-only slots, only it lifted the Magnet, and it was committed
+    without asking)."""
+    where: dict[frozenset[tuple[str, tuple[str, ...] | int]], list[int]] = {}
+    for i, obs in enumerate(seen):
+        where.setdefault(frozenset(obs.items()), []).append(i)
+    spans = [(ix[0], ix[-1], seen[ix[0]]) for ix in where.values() if ix[-1] - ix[0] > 1]
+    if not spans:
+        return evidence
+    out: list[Evidence] = []
+    for obs, shown, lacking in evidence:
+        at = next((i for i, o in enumerate(seen) if o is obs), None)
+        # (only where the snapshot shows nothing the table around it lacks: a token seen elsewhere meanwhile
+        # went somewhere, and that is evidence, as is a count raised when a token that no line lifts was
+        # off the table too: identity seeds 40286, 40615)
+        again = {u for first, last, table in spans if at is not None and first < at < last
+                 and not any(_fewer(table.get(v), here) for v, here in obs.items())
+                 for u in lacking if _fewer(obs.get(u), table.get(u))}
+        out.append((obs, shown, [u for u in lacking if u not in again]) if again else (obs, shown, lacking))
+    return out
+
+
+def _fewer(now: tuple[str, ...] | int | None, then: tuple[str, ...] | int | None) -> bool:
+    """Does a unit read ``now`` lack tokens it read ``then``?"""
+    if now is None or then is None:
+        return False
+    if isinstance(now, int) or isinstance(then, int):
+        return (now if isinstance(now, int) else len(now)) < (then if isinstance(then, int) else len(then))
+    return bool(Counter(then) - Counter(now))
+
+
 def _apart_from(evidence: list[Evidence], places: AbstractSet[str]) -> list[Evidence]:
     """The evidence without these places; a snapshot left showing no token out of place is none."""
     out: list[Evidence] = []
@@ -1083,6 +1121,7 @@ class Recogniser:
             # presence-only Device slot into the Exhausted Pool and put back; only a line that moved that
             # Compass on to another slot accounted for the slot seen empty, and it was committed)
             unexplained = _apart_from(unexplained, self._put_right)
+        unexplained = _put_back(self._since_commit, unexplained)
         if not unexplained:
             return hyps
         supports = [self._support(h, unexplained) for h in hyps]

@@ -1524,3 +1524,15 @@ def test_a_position_five_energy_is_asked_about_every_token_it_may_have_activated
     now come with their alternatives at the same position; and her answer rules out the lines where the
     energy activated token 4 (her Compass's token later), which no option named."""
     _played_as_made("presence_position_five_activates_another_token.json", 5, 115, 4)
+
+
+def test_a_token_lifted_and_put_back_does_not_rule_out_the_lines_that_never_moved_it():
+    """ADVANCE step 4 (p. 13): Aureon slid tile III.2 into her Device and loaded it, the last load her Wild
+    from tile 2's top row into the new tile's bottom row. Then, by mistake, she moved the Magnet from the new
+    tile's top row into a monument's bound energy area (p. 16; no sensor there) and put it back. At
+    presence-only slots "the Magnet moved down to the bottom row, then the Wild into the top row" reads as
+    her load did, and only that line lifted the Magnet: it alone accounted for the top-row slot seen empty,
+    and was committed without asking; Multanec's turn started from a position never reached (presence seed
+    113, 3 players, turn 170). Between two snapshots of the same table, a slot a hand emptied and filled
+    again tells nothing of the decisions, and the players are asked."""
+    _played_as_made("presence_magnet_lifted_and_put_back.json", 3, 113, 2)
