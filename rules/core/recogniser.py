@@ -1879,8 +1879,10 @@ class Recogniser:
         # exhausted energy activates or a load; "activate action 2, then pass" ends where "activate action 1,
         # then pass" does, so only the latter was kept and offered, and the player, who had activated action
         # 2, could only answer "none of these": presence seed 115, turn 34)
-        for action, h, at in [pick for n, pick in enumerate(picks)
-                              if all(other[0].kind != pick[0].kind for other in picks[:n])]:
+        first_of_kind: dict[str, tuple[Action, Hypothesis, int]] = {}
+        for pick in picks:
+            first_of_kind.setdefault(pick[0].kind, pick)
+        for action, h, at in first_of_kind.values():
             state = self._state_at(h, at)
             fit = self._compare(h.state, observed).score
             for alt in state.legal_actions():  # (alternatives of the same decision, at the same position)

@@ -221,11 +221,12 @@ class AacTruth:
             if action == taken:
                 return key
         now = digest(self.state)
+        # (several options whose lines end where the game stands tell nothing apart: presence seed 107, turn
+        # 80, "gave a Compass to the Tile Pool, then loaded it" and "loaded one from the Exhausted Pool" end at
+        # the same position, and the first option, the gift never made, was named)
         standing = [key for key, _ in options if outcomes and outcomes.get(key) == now]
         if len(standing) == 1:
-            return standing[0]  # (options whose lines all end where the game stands tell nothing apart:
-            # presence seed 107, turn 80, "gave a Compass to the Tile Pool, then loaded it" and "loaded one from
-            # the Exhausted Pool" end at the same position, and the first option, the gift never made, was named)
+            return standing[0]
         known = self.outcomes.get(context)
         if known is not None:
             at, outcome = known
