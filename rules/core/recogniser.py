@@ -1736,9 +1736,10 @@ class Recogniser:
     def _prompts(self) -> tuple[Prompt, ...]:
         return (self._prompt,) if self._prompt is not None else ()
 
-    def _question(self, hyps: list[Hypothesis],
-                  strict: bool = True) -> tuple[int, list[tuple[Action, Hypothesis, int]]] | None:
-        """What tells these explanations apart: for each, the first decision the others do not all share.
+    def _question(self, hyps: list[Hypothesis], strict: bool = True,
+                  player: int | None = None) -> tuple[int, list[tuple[Action, Hypothesis, int]]] | None:
+        """What tells these explanations apart: for each, the first decision the others do not all share
+        (``player``'s, when named).
 
         Returns the length of the common prefix and, per distinct answer, the decision with an explanation
         that takes it and where. None when they differ only in the order of the same decisions, or
@@ -1758,7 +1759,8 @@ class Recogniser:
         for h, tail in zip(hyps, tails):
             own = tail - common
             at = next((i for i in range(index, len(h.path))
-                       if own[h.path[i]] > 0 and h.path[i] not in everywhere), None)
+                       if own[h.path[i]] > 0 and h.path[i] not in everywhere
+                       and (player is None or h.path[i][0] == player)), None)
             if at is not None and h.path[at][1] not in taken:
                 taken.add(h.path[at][1])
                 picks.append((h.path[at][1], h, at))
@@ -1783,6 +1785,16 @@ class Recogniser:
         if len(moved) >= 2:
             hyps = moved  # the committed position (nothing done yet) is a fallback, not an answer
         question = self._slot_question(hyps) or self._question(hyps, strict=False)
+        if question is not None:
+            # the question is put to one player, and their answer is read among their decisions (``_agrees``):
+            # each line is offered by its first difference of theirs, not by another player's decision it made
+            # first. Presence seed 122, turn 61: Freyith, asked "move on the Pillar track, bind, or stop?",
+            # was offered Ignotas's exhaust that began the true line; it ended where the game stood, she named
+            # it, and as none of her decisions it ruled out the true line, with her Compass placed on the track
+            _, first_picks = question
+            asked = first_picks[0][1].path[first_picks[0][2]][0]
+            if any(h.path[at][0] != asked for _, h, at in first_picks):
+                question = self._question(hyps, strict=False, player=asked) or question
         if question is None:  # the same decisions in other orders: ask about the first that differs
             index = self._divergence(hyps)
             picks: list[tuple[Action, Hypothesis, int]] = []

@@ -1536,3 +1536,16 @@ def test_a_token_lifted_and_put_back_does_not_rule_out_the_lines_that_never_move
     113, 3 players, turn 170). Between two snapshots of the same table, a slot a hand emptied and filled
     again tells nothing of the decisions, and the players are asked."""
     _played_as_made("presence_magnet_lifted_and_put_back.json", 3, 113, 2)
+
+
+def test_a_question_to_one_player_offers_their_decisions_not_anothers_that_began_the_line():
+    """ADVANCE step 3, Conduit Tokens (p. 27) and MONUMENT & PILLAR TRACKS (p. 26): Ignotas exhausted a
+    Magnet for action 1, another for action 2, and ended his turn; Freyith advanced (tiles into positions 5
+    and 1), then placed a Compass from her Exhausted Pool on her Pillar Track and moved it up a slot. Lines
+    where Ignotas stopped after action 1, and exhausted his second Magnet in his next turn, read the same.
+    Freyith was asked "move on the Pillar track, bind, or stop?", and the true line was offered by its first
+    difference, Ignotas's exhaust; its line ended where the game stood, she named it, and as none of her own
+    decisions (how an answer is read) it ruled out the true line: her Compass moving up was refused
+    (presence seed 122, 2 players, turn 61: "There is no energy to take from your exhausted pool"). A
+    question now offers each line by the asked player's first difference."""
+    _played_as_made("presence_pillar_track_asked_after_anothers_exhaust.json", 2, 122, 2)
