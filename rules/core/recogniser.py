@@ -67,9 +67,12 @@ def _put_back(seen: Sequence[Observed], evidence: list[Evidence]) -> list[Eviden
     spans = [(ix[0], ix[-1], seen[ix[0]]) for ix in where.values() if ix[-1] - ix[0] > 1]
     if not spans:
         return evidence
+    index: dict[int, int] = {}  # (each snapshot's first place, as looked up before)
+    for i, o in enumerate(seen):
+        index.setdefault(id(o), i)
     out: list[Evidence] = []
     for obs, shown, lacking in evidence:
-        at = next((i for i, o in enumerate(seen) if o is obs), None)
+        at = index.get(id(obs))
         # (only where the snapshot shows nothing the table around it lacks: a token seen elsewhere meanwhile
         # went somewhere, and that is evidence, as is a count raised when a token that no line lifts was
         # off the table too: identity seeds 40286, 40615)
@@ -78,6 +81,12 @@ def _put_back(seen: Sequence[Observed], evidence: list[Evidence]) -> list[Eviden
                  for u in lacking if _fewer(obs.get(u), table.get(u))}
         out.append((obs, shown, [u for u in lacking if u not in again]) if again else (obs, shown, lacking))
     return out
+
+
+def _made_by(who: int, player: int | None) -> bool:
+    """Is a decision made by ``who`` one of the asked ``player``'s (any player's when none is named)? An answer
+    is read among the asked player's decisions only."""
+    return player is None or who == player
 
 
 def _fewer(now: tuple[str, ...] | int | None, then: tuple[str, ...] | int | None) -> bool:
@@ -979,14 +988,14 @@ class Recogniser:
                 # used another token's action first and made the claim after)
                 # (the asked player's: Aureon's load of a Compass from her Exhausted Pool is not Multanec's,
                 # named against his gift of one: presence seed 107, turn 80)
-                theirs = [a for who, a in h.path[n:] if player is None or who == player]
+                theirs = [a for who, a in h.path[n:] if _made_by(who, player)]
                 if choice not in theirs and any(action in others for action in theirs):
                     return False
                 # a line that made, at the position asked about, a decision no option named and after which
                 # the one named is no longer open decided otherwise too (presence seed 115, turn 34: Rusné's
                 # Magnet activated action 2; a line where it activated action 4, her Compass's action later,
                 # was not offered, as every line used action 4, and it outlived her answer)
-                if (player is None or h.path[n][0] == player) and self._decided_otherwise(h, n, choice):
+                if _made_by(h.path[n][0], player) and self._decided_otherwise(h, n, choice):
                     return False
                 continue
             # the order of unrelated decisions is free: the first option taken counts, of the asked player's
@@ -995,7 +1004,7 @@ class Recogniser:
             # Rose exhausted; Aureon's reward of the energy before it read as Ignotas's option "the energy"
             # taken first, every line was ruled out, and his next step was refused)
             for who, action in h.path[n:]:
-                if player is not None and who != player:
+                if not _made_by(who, player):
                     continue
                 if action == choice:
                     break
@@ -1766,7 +1775,7 @@ class Recogniser:
             own = tail - common
             at = next((i for i in range(index, len(h.path))
                        if own[h.path[i]] > 0 and h.path[i] not in everywhere
-                       and (player is None or h.path[i][0] == player)), None)
+                       and _made_by(h.path[i][0], player)), None)
             if at is not None and h.path[at][1] not in taken:
                 taken.add(h.path[at][1])
                 picks.append((h.path[at][1], h, at))
@@ -1930,8 +1939,8 @@ class Recogniser:
                 continue
             # (the asked player's decisions, as ``_agrees`` reads the answer)
             at = next((i for i in range(n, len(h.path))
-                       if h.path[i][1] in others and player in (None, h.path[i][0])), None)
-            if at is None or any(a == choice and player in (None, who) for who, a in h.path[n:at]):
+                       if h.path[i][1] in others and _made_by(h.path[i][0], player)), None)
+            if at is None or any(a == choice and _made_by(who, player) for who, a in h.path[n:at]):
                 continue
             line = self._made_first(h, at, choice) or self._through(h, at, choice, reached)
             if line is None:
