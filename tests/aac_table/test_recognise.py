@@ -1549,3 +1549,27 @@ def test_a_question_to_one_player_offers_their_decisions_not_anothers_that_began
     (presence seed 122, 2 players, turn 61: "There is no energy to take from your exhausted pool"). A
     question now offers each line by the asked player's first difference."""
     _played_as_made("presence_pillar_track_asked_after_anothers_exhaust.json", 2, 122, 2)
+
+
+def test_four_unseen_gifts_after_a_claim_are_searched_through_to_the_next_players_exhaust():
+    """CLAIM step 4 (p. 17): after Freyith's claim, Multanec placed a Magnet and the next two players a Rose
+    each from their Exhausted Pools into the Tile Pool; Freyith passed, and Aureon exhausted the Compass in
+    position 2 of her Device. At a presence-only table neither pool is sensed, so the table showed only the
+    Compass gone. The search for tokens put where no sensor looks (``vanish_budget``, then 300 states) ran
+    out among the gift combinations (75 lines, 630 states) before any reached the exhaust; the Compass was
+    kept "in a hand", the gifts were never asked about, lines of one or two gifts of any types crowded the
+    list, and from them, with the Compass still in hand, her exhaust of position 1 and deploy were explained
+    without the position 2 exhaust. Rusné's ADVANCE two turns on was refused (presence seed 121, 5 players,
+    turn 15). The search now reaches the exhaust, and Multanec is asked which energy he placed."""
+    _played_as_made("presence_five_unseen_gifts.json", 5, 121, 4)
+
+
+def test_an_answer_that_tells_nothing_apart_is_followed_by_the_next_question_before_lines_are_dropped():
+    """CLAIM step 4 (p. 17): after Multanec's claim, Rusné gave a Magnet, Freyith a Wild and the next two a
+    Magnet each, from Exhausted Pools into the Tile Pool, none of it seen at a presence-only table. The gift
+    combinations made 96 lines, all with Rusné's Magnet; asked about it, she named it, which ruled nothing
+    out, so no next question was put, and the list was cut to 12 without the line of Freyith's Wild: the
+    game committed a Compass gift for her (presence seed 121, 5 players, turn 40, after the search budget
+    of ``test_four_unseen_gifts_after_a_claim_are_searched_through_to_the_next_players_exhaust``). Now the
+    next choice is asked whenever the answer leaves more lines matching the table than the list holds."""
+    _played_as_made("presence_answer_that_told_nothing_apart.json", 5, 121, 4)
