@@ -202,10 +202,6 @@ class Settings:
     budget: int = 4000  # states expanded per observation (bounds the time to a verdict)
     max_in_hand: int = 8  # missing tokens a pending hand may hold
     max_hypotheses: int = 12  # explanations kept while a move is unfinished
-    # lines that began a turn at different positions are kept apart even where they meet again (``_line_key``);
-    # Time of Empires turns it off: on, its 4-player identity game of seed 188 ended away from the truth (not
-    # traced yet)
-    turns_apart: bool = True
     alternatives_depth: int = 1  # levels searched past the first match for explanations with other outcomes
     # positions (with their projections and children) kept between snapshots of one turn: three quarters of a
     # slow snapshot's expansions redo one an earlier snapshot (or another kept line) already did; ~20 KB each,
@@ -1737,12 +1733,17 @@ class Recogniser:
         meet again: presence seed 107, turn 80, "Multanec gave a Compass to the Tile Pool, then loaded one
         from it" and "he gave nothing, then loaded one from his Exhausted Pool" reach the same position, and
         the line kept began Aureon's turn with an energy in the Tile Pool that was never there; kept apart,
-        the players are asked once Multanec has moved on."""
-        if not self.settings.turns_apart:
-            return (self._key(h.state), ())
+        the players are asked once Multanec has moved on.
+
+        Not in simultaneous play: there each seat's action is a turn of its own (Time of Empires counts the
+        sand-timer actions), and two seats' actions taken in either order pass through different turn starts
+        to the same position; kept apart, the players were asked which order it was, a question nobody can
+        answer (350 questions in the 4-player identity game of seed 188, which then stuck off the truth)."""
         nodes = self._along(self._committed, h.path)
-        return (self._key(h.state), tuple(self._key(after.state) for before, after in pairwise(nodes)
-                                          if self._turn_key(after.state) != self._turn_key(before.state)))
+        return (self._key(h.state), tuple(
+            self._key(after.state) for before, after in pairwise(nodes)
+            if self._turn_key(after.state) != self._turn_key(before.state)
+            and SIMULTANEOUS not in (before.state.current_player, after.state.current_player)))
 
     @staticmethod
     def _divergence(hyps: list[Hypothesis]) -> int:

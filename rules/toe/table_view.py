@@ -70,9 +70,8 @@ class ToeTableView:
     """How Time of Empires lies on a sensed table (the wiring map gives each location's fidelity)."""
 
     # What the generic recogniser's ``Settings`` should be for this game: up to four hands at work at
-    # once in real time, each holding a timer and a handful of resources, Clans or Scholars. Lines are not
-    # kept apart by the turn starts they passed (``Settings.turns_apart``): with it, seed 188 ended off the truth.
-    recogniser_settings: dict[str, int | bool] = {"max_in_hand": 24, "turns_apart": False}
+    # once in real time, each holding a timer and a handful of resources, Clans or Scholars.
+    recogniser_settings: dict[str, int] = {"max_in_hand": 24}
 
     def __init__(self, cat: Catalogue, specs: Iterable[LocationSpec] | None = None):
         self.cat = cat
