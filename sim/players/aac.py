@@ -53,6 +53,15 @@ def _option_among(options: list[tuple[str, Action]], seat: int | None,
     return None
 
 
+def _made_another(options: list[tuple[str, Action]], seat: int | None,
+                  decisions: Iterable[tuple[int, Action]]) -> bool:
+    """Is the first of ``decisions`` (``seat``'s, when named) a decision of the options' kinds that none of
+    the options is?"""
+    offered = {action for _, action in options}
+    first = next((action for who, action in decisions if seat is None or who == seat), None)
+    return first is not None and first not in offered and first.kind in {action.kind for action in offered}
+
+
 def digest(state: AacState) -> str:
     """Short identity of a position (the recogniser names prompt contexts the same way)."""
     return hashlib.sha1(state.fingerprint().encode()).hexdigest()[:16]
@@ -242,6 +251,14 @@ class AacTruth:
         named = _option_among(options, seat, rest or ())
         if named is not None:
             return named
+        if rest and _made_another(options, seat, rest):
+            # the choice asked about is made, as the first of the decisions still to tell after the position,
+            # and it is none of the options: "none of these", as when they made it at that very position
+            # (below). Presence seed 119, turn 238: Ignotas loaded a Wild, a Compass from the unsensed Tile
+            # Pool and a Magnet into his new tile; asked after the Wild and the Magnet which load came next,
+            # offered only loads he never made, he decided by answering, named moving the Wild to the top row,
+            # and the line with the Compass load was ruled out: his turn was committed with that move.
+            return NONE_OF_THESE
         history = [a for _, a in self.state.history]
         deciders = [who for who, _ in self.state.history]
         recalled = memory.answer(history, options, deciders, seat) if memory is not None else None
@@ -285,7 +302,9 @@ class AacTruth:
         exhaust, again: every line with the activation was ruled out and the wrong upgrade committed."""
         start = next((at for at, _ in reversed(self.outcomes.values()) if len(at.history) == since), None)
         made = self.state.history[since:]
-        if start is None or not made or len(made) > 12:
+        # (the budget bounds the search; a whole turn and the next player's part can lie between: presence
+        # seed 119, turn 238, fifteen decisions since the controller last agreed)
+        if start is None or not made or len(made) > 24:
             return None
         frontier: list[tuple[AacState, tuple[int, ...]]] = [(start, ())]
         reached = {digest(start)}

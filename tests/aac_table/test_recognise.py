@@ -1401,6 +1401,28 @@ def test_a_contributor_asked_again_from_another_order_names_the_decision_after_t
     assert (4, Action("upgrade", ("u4b",))) in made and made <= upgrades(game.truth.state.history), made
 
 
+def test_a_loader_asked_about_a_load_after_others_in_another_order_says_none_of_these():
+    """ADVANCE step 4 (p. 13) and Running Out of Energy (p. 12): the tiles that entered are loaded, from the Exhausted
+    Pool or, short of it, from other locations, in any order. Ignotas loaded a Wild into his new tile's bottom row,
+    a Compass from the unsensed Tile Pool into its top row, then a Magnet from a monument into the top row; his
+    Device slots sense presence only. The recogniser kept that position by the line with the Magnet first and asked,
+    after the Wild and the Magnet, which load came next, offering only loads he never made (the Rose in his hand
+    into the top row, the Wild moved to the top row, a Compass moved from his other tile). That position he never
+    stood at, and with fifteen decisions since the controller last agreed his player did not look for it; he decided
+    by answering, named moving the Wild, and never made it. The line with the Compass load was ruled out, his turn
+    was committed with the Wild moved, and his "none of these" to the next question was refused (presence seed 119,
+    3 players, turn 238: "turn 239 started from a position the players never reached"). A sim player now finds the
+    position among more decisions, and answers "none of these" when the first decision still to tell after it is of
+    the kind asked and not offered."""
+    game, start = _from_saved("presence_loads_asked_in_another_order.json", 3, 119, fidelity="presence")
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    done = [a for _, a in game.recogniser.state.history[len(start.history):]]
+    assert Action("load", (1, "top", "compass", "pool")) in done
+    assert Action("load", (1, "top", "wild", "dev:1:bottom")) not in done
+
+
 def test_a_gift_declined_then_given_is_not_taken_for_given_then_declined():
     """CLAIM step 4 (p. 17) and GAIN A TRANSMUTER TILE (p. 20, steps 2-4 of a Claim): as Multanec's
     Library section completed, Aureon's and then Multanec's reward claimed a tile; after the first Ignotas
