@@ -401,7 +401,7 @@ class Recogniser:
             exact = [h for h in self._hyps if self._compare(h.state, observed).exact]
             # an answer that told nothing apart is not asked again, unless the lines it kept that match the
             # table are more than the list holds: then the next choice is asked before any is dropped (presence
-            # seed 121, turn 38: four opponents' unseen gifts after a claim made 96 such lines, all with Rusné's
+            # seed 121, turn 40: four opponents' unseen gifts after a claim made 96 such lines, all with Rusné's
             # gift she was asked about; nothing more was asked, the cap kept 12, and the line with Freyith's
             # Wild gift was not among them)
             crowded = len(exact) > self.settings.max_hypotheses
