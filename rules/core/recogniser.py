@@ -1926,17 +1926,28 @@ class Recogniser:
         # exhausted energy activates or a load; "activate action 2, then pass" ends where "activate action 1,
         # then pass" does, so only the latter was kept and offered, and the player, who had activated action
         # 2, could only answer "none of these": presence seed 115, turn 34)
-        first_of_kind: dict[str, tuple[Action, Hypothesis, int]] = {}
-        for pick in picks:
-            first_of_kind.setdefault(pick[0].kind, pick)
-        for action, h, at in first_of_kind.values():
+        # Every pick's line is tried, not only the first of its kind: an alternative may be legal with one
+        # line's later decisions and not another's. Presence seed 123, turn 150: Freyith, running out of
+        # energy, loaded a Rose from her Device's position 5 into her new tile's top row and a Magnet from
+        # position 2 into its bottom row (presence-only slots); the first line offered had the Magnet on
+        # top and that Rose below it, so "the Rose from position 5 on top" could not be substituted there,
+        # the line with a Rose from her pool on top, where it could, was not tried, and she could only
+        # answer "none of these", which ruled out every line. Only lines at the first one's position: the
+        # alternatives of a later decision of the same kind are another question's
+        where: dict[str, object] = {}
+        for action, h, at in picks:
             state = self._state_at(h, at)
+            if where.setdefault(action.kind, self._key(state)) != self._key(state):
+                continue
             fit = self._compare(h.state, observed).score
             for alt in state.legal_actions():  # (alternatives of the same decision, at the same position)
                 if alt.kind != action.kind or alt in taken:
                     continue
                 other = self._substituted(h, at, alt, state)
-                if other is not None and self._compare(other.state, observed).score <= fit:
+                # (nor one an earlier answer ruled out: presence seed 121, turn 96, Rusné's first load,
+                # answered already, was offered again through a later pick's line, and she named it)
+                if other is not None and self._compare(other.state, observed).score <= fit \
+                        and self._agrees(other):
                     taken.add(alt)
                     out.append((alt, other, at))
                     self._prompt_extra.append(other)

@@ -268,7 +268,12 @@ class AacTruth:
                 and memory.made_otherwise(history, options, deciders, seat)):
             # their part is over, and what they did of this kind is not offered (presence seed 100, no
             # mistakes, turn 82: Freyith, asked which tile replaced tile III.4, had replaced tile III.2)
-            return NONE_OF_THESE
+            # unless an option ends at a position the game really stood at since the controller last agreed:
+            # the controller's line got there by an equivalent path (presence seed 119, turn 239: Ignotas
+            # loaded the Rose of his position 5 into his first new tile and the Library's Rose into his second;
+            # the controller, with the Library's Rose in the first, asked which energy went into the second,
+            # and "the Rose from position 5" ends where he stood before he ended his turn)
+            return self._stood_at(options, outcomes, memory.since) or NONE_OF_THESE
         if taken is not None and (taken.kind in {action.kind for _, action in options}
                                   or (taken.kind == "pass" and taken not in {a for _, a in options})):
             # they made this choice at this very position, and none of the options is what they did (nor one
@@ -289,6 +294,16 @@ class AacTruth:
         if deciding is not None:
             return deciding
         return self._latest_of(options, seat)
+
+    def _stood_at(self, options: list[tuple[str, Action]], outcomes: Mapping[str, str] | None,
+                  since: int) -> str | None:
+        """An option whose line ends at a position the game stood at since ``since`` decisions, when every
+        such option ends at the same one (two Roses that reach one position tell nothing apart)."""
+        if not outcomes:
+            return None
+        stood = {outcome for at, outcome in self.outcomes.values() if len(at.history) >= since}
+        there = [key for key, _ in options if outcomes.get(key) in stood]
+        return there[0] if there and len({outcomes[key] for key in there}) == 1 else None
 
     def _asked_after(self, context: str, since: int, budget: int = 300) -> list[tuple[int, Action]] | None:
         """The decisions still to tell after the position asked about, in the order made, with who made each,

@@ -1595,3 +1595,37 @@ def test_an_answer_that_tells_nothing_apart_is_followed_by_the_next_question_bef
     of ``test_four_unseen_gifts_after_a_claim_are_searched_through_to_the_next_players_exhaust``). Now the
     next choice is asked whenever the answer leaves more lines matching the table than the list holds."""
     _played_as_made("presence_answer_that_told_nothing_apart.json", 5, 121, 4)
+
+
+def test_a_question_offers_an_alternative_that_fits_only_another_offered_lines_later_decisions():
+    """ADVANCE step 4 (p. 13), RUNNING OUT OF ENERGY (p. 12) and MONUMENT & PILLAR TRACKS (p. 26): Freyith,
+    her Exhausted Pool empty, placed a Rose from the Tile Pool (unsensed) on her Pillar Track, then loaded
+    her new tile's top row with the Rose of her Device's position 5 and its bottom row with the Magnet of
+    position 2 (presence-only slots). "The Rose from position 5 on the track, a Rose from the Tile Pool on
+    top" ends at the same position and was the line kept; asked which energy went on top, she was offered
+    the Magnet from position 2 (its line had that Rose below it) and a Rose from the Tile Pool, and the
+    alternative "the Rose from position 5" was tried only with the first line, where it could not be made.
+    She answered "none of these", every line was ruled out, and Multanec's next placement was refused
+    (presence seed 123, 3 players, turn 150: "You hold no energy to place"). Each offered line is now
+    tried for the alternatives of its kind. (Multanec's placements into the unsensed Tile Pool and onto a
+    monument, and Rusné's reward gained into her unsensed Exhausted Pool, are committed in another order
+    that reaches the same positions: only the questions and the turn starts are held to the truth here.)"""
+    _, asked = _played_and_asked("presence_loads_from_the_device_when_out_of_energy.json", 3, 123, 2,
+                                 fidelity="presence")
+    loads = [(done, options) for done, options in asked if done is not None and done.kind == "load"]
+    assert loads and all(done in options for done, options in loads), asked
+
+
+def test_an_alternative_an_earlier_answer_ruled_out_is_not_offered_again():
+    """ADVANCE step 4 (p. 13): the tiles that entered are loaded, in any order. Asked about Rusné's loads at a
+    presence-only Device, she had named her first load already; a later question, with alternatives tried
+    on every offered line (``test_a_question_offers_an_alternative_that_fits_only_another_offered_lines_
+    later_decisions``), offered that first load again through a later line, she named what she had done,
+    which contradicted her earlier answer, and her next decisions were refused (presence seed 121, 5
+    players, turn 96). An alternative whose line an earlier answer ruled out is not offered. (Her Compass,
+    loaded from the Tile Pool into the top row and moved down, is committed as loaded into the bottom row:
+    the same position, so only refusals and turn starts are held to the truth here.)"""
+    game, _ = _from_saved("presence_answered_load_not_offered_again.json", 5, 121, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
