@@ -383,7 +383,7 @@ class Recogniser:
         option = next((o for o in prompt.options if o.key == key), None)
         if option is None:
             raise KeyError(f"{key!r} is not an option of prompt {prompt_id!r}")
-        others = frozenset(o.actions[0] for o in prompt.options if o.actions and o.key != key)
+        others = _offered(prompt) - frozenset(option.actions[:1])
         before = [*self._hyps, *self._prompt_extra]  # (with the options no kept explanation had taken)
         self._prompt_extra = []
         if not option.actions:
@@ -1937,7 +1937,8 @@ class Recogniser:
         where: dict[str, object] = {}
         for action, h, at in picks:
             state = self._state_at(h, at)
-            if where.setdefault(action.kind, self._key(state)) != self._key(state):
+            key = self._key(state)
+            if where.setdefault(action.kind, key) != key:
                 continue
             fit = self._compare(h.state, observed).score
             for alt in state.legal_actions():  # (alternatives of the same decision, at the same position)
