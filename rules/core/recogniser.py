@@ -1838,7 +1838,7 @@ class Recogniser:
                     picks.append((h.path[index][1], h, index))
         else:
             index, picks = question
-        picks = self._with_unkept_alternatives(picks)
+        picks = self._with_unkept_alternatives(picks, index)
         self._prompt_prefix = tuple(a for _, a in hyps[0].path[:index])
         options: list[PromptOption] = []
         first: State | None = None
@@ -1910,7 +1910,7 @@ class Recogniser:
             picks.append((action, h, index + [a for _, a in h.path[index:]].index(action)))
         return index, picks
 
-    def _with_unkept_alternatives(self, picks: list[tuple[Action, Hypothesis, int]]
+    def _with_unkept_alternatives(self, picks: list[tuple[Action, Hypothesis, int]], index: int
                                   ) -> list[tuple[Action, Hypothesis, int]]:
         """The options of a question, with the alternatives no kept explanation took but that fit the table
         as well (explanations are capped: which energy each of four players gave may have crowded some
@@ -1941,8 +1941,14 @@ class Recogniser:
             if where.setdefault(action.kind, key) != key:
                 continue
             fit = self._compare(h.state, observed).score
+            # (nor a decision the line made already since the question's start: the answer is read as the
+            # first option the player took from there, so offered beside a later pick it names that pick's line
+            # and rules it out. Presence seed 119, turn 206: Rusné, asked after her Compasses and her Magnet on
+            # top which energy went into the other top slot, was offered "a Magnet on top" too; she named the
+            # Rose, and her line, whose first option taken was the Magnet, was ruled out)
+            made = {a for _, a in h.path[index:at]}
             for alt in state.legal_actions():  # (alternatives of the same decision, at the same position)
-                if alt.kind != action.kind or alt in taken:
+                if alt.kind != action.kind or alt in taken or alt in made:
                     continue
                 other = self._substituted(h, at, alt, state)
                 # (nor one an earlier answer ruled out: presence seed 121, turn 96, Rusné's first load,

@@ -1629,3 +1629,19 @@ def test_an_alternative_an_earlier_answer_ruled_out_is_not_offered_again():
     _play_turns(game, 2)
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+
+
+def test_a_load_the_line_made_before_the_slot_asked_about_is_not_offered_beside_it():
+    """ADVANCE step 4 (p. 13): the tiles that entered are loaded, in any order. Rusné loaded two Compasses
+    into her new tile's bottom row, then a Magnet and a Rose into its top row, at a presence-only Device.
+    Asked which energy went into the second top slot, she was offered, among the alternatives at that
+    position, "a Magnet on top" too; she named the Rose, the answer was read as the first option she took
+    since the question's start, her line (the Magnet first) was ruled out, and her Wild was refused
+    (presence seed 119, 3 players, turn 206: "There is no energy to take from your exhausted pool"). A
+    decision the line made already since the question's start is not offered as an alternative."""
+    game, _ = _from_saved("presence_alternative_made_before_not_offered.json", 3, 119, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    assert any(done is not None and done.kind == "load" for done, _ in asked), asked
