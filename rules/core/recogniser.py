@@ -2005,7 +2005,10 @@ class Recogniser:
         claim every opponent with energy in the Tile Pool may place one from their Exhausted Pool there),
         both pools unsensed, declines the first and gives the second; "gave, then declined" ends in the
         same position and is the line kept. Asked about the first, she said "no": the kept line was ruled
-        out and "declined both" committed (presence seed 107, turn 30)."""
+        out and "declined both" committed (presence seed 107, turn 30).
+
+        Else moved before them all the same, when every decision shows on the table either way, counted one
+        snapshot more as explained by a hand at work (the snapshots saw another order than the line's)."""
         who = h.path[at][0]  # (the same player's: another contributor's same reward is not hers)
         later = next((i for i in range(at + 1, len(h.path)) if h.path[i] == (who, choice)), None)
         if later is None:
@@ -2021,6 +2024,16 @@ class Recogniser:
             line = self._spliced(h, at, order, start, upto=later)
             if line is not None and self._key(line.state) == self._key(h.state):
                 return line
+        # the player said the answer came first, so the snapshots showed that order, whatever the kept line's:
+        # moved first anyway, with one snapshot more counted as a hand at work. Presence seed 119, turn 388:
+        # the line kept had Aureon's Magnet from position 3 before his Wild from the Tile Pool; he named the
+        # Wild, the line was ruled out and found again from the Wild alone, one snapshot short of lines with
+        # the Gate's bound Wild, which filled the kept list while he held his last load, and his button was
+        # refused
+        if self._tables_along(start, made, True) is not None and self._tables_along(start, moved, True) is not None:
+            line = self._spliced(h, at, moved, start, upto=later)
+            if line is not None and self._key(line.state) == self._key(h.state):
+                return replace(line, held=line.held + 1)
         return None
 
     def _tables_along(self, start: State, order: Path, visible: bool) -> list[dict[str, tuple[str, ...] | int]] | None:

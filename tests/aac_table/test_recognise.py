@@ -1645,3 +1645,19 @@ def test_a_load_the_line_made_before_the_slot_asked_about_is_not_offered_beside_
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
     assert any(done is not None and done.kind == "load" for done, _ in asked), asked
+
+
+def test_a_load_answered_first_keeps_the_line_that_made_it_second_in_that_order():
+    """Running Out of Energy (p. 12) and replenishing (p. 21): Aureon, his Exhausted Pool empty, loaded the
+    replenished tile 5 at a presence-only Device with a Wild from the Tile Pool, then the Magnet of
+    position 3, the Rose of his Pillar Track and the Compass of position 1. The line kept had the Magnet
+    first; asked, he named the Wild. The sensors would have shown the other order (position 3 emptied
+    before or after the tile's first slot filled), so the line was not re-ordered, only searched for
+    again from the Wild alone, with one snapshot less to its credit than lines with the Wild of the
+    Gate's bound energy; those filled the kept list while he held the Compass, and his button was refused
+    (presence seed 119, 3 players, turn 388: "put back 1 token(s) in Aureon's Pillar Track, slot 2"). A
+    line the answer rules out is kept in the answer's order, counted one snapshot more as a hand at work."""
+    game, _ = _from_saved("presence_replenish_loads_answered_first.json", 3, 119, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
