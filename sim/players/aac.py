@@ -293,7 +293,15 @@ class AacTruth:
         deciding = self._decide_by_answering(context, options, seat)
         if deciding is not None:
             return deciding
-        return self._latest_of(options, seat)
+        latest = self._latest_of(options, seat)
+        if latest is None and memory is not None and seat is not None \
+                and memory.made_otherwise(history, options, deciders, seat):
+            # nothing offered is theirs, and they made a decision of the kind that is not offered: "none of
+            # these", not the first option (mixed seed 300004, turn 57: Ignotas moved a Magnet from position
+            # 2's bottom row to position 1's and back; asked where position 1's Magnet went, offered only its
+            # top row and position 2's top row, he named the first, never made, and his turn was committed so)
+            return NONE_OF_THESE
+        return latest
 
     def _stood_at(self, options: list[tuple[str, Action]], outcomes: Mapping[str, str] | None,
                   since: int) -> str | None:

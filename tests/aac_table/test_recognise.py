@@ -1661,3 +1661,16 @@ def test_a_load_answered_first_keeps_the_line_that_made_it_second_in_that_order(
     _play_turns(game, 2)
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+
+
+def test_a_player_asked_about_an_energy_he_moved_elsewhere_answers_none_of_these():
+    """Running Out of Energy (p. 12): Ignotas, loading his new tile with energy from his own Device, moved a
+    Magnet from position 2's bottom row to position 1's and then back to position 2's bottom row. Asked where
+    position 1's Magnet went, offered only position 1's top row and position 2's top row, his simulated player
+    found nothing of his among the options and gave the first, a move he never made; his turn was committed
+    with it and the next began from a position never reached (mixed seed 300004, 2 players, turn 58). A
+    player who made a decision of the kind asked about that is not offered says "none of these"."""
+    game, _ = _from_saved("mixed_energy_moved_and_back.json", 2, 300004, fidelity="mixed")
+    _play_turns(game, 4)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
