@@ -1669,7 +1669,10 @@ def test_a_player_asked_about_an_energy_he_moved_elsewhere_answers_none_of_these
     position 1's Magnet went, offered only position 1's top row and position 2's top row, his simulated player
     found nothing of his among the options and gave the first, a move he never made; his turn was committed
     with it and the next began from a position never reached (mixed seed 300004, 2 players, turn 58). A
-    player who made a decision of the kind asked about that is not offered says "none of these"."""
+    player who made a decision of the kind asked about that is not offered says "none of these". (From this
+    saved position the game then plays on clean; played whole from its start, the controller refuses "none
+    of these" at that question, and the player, told one of them it must be, still gives the first: that
+    game still desyncs.)"""
     game, _ = _from_saved("mixed_energy_moved_and_back.json", 2, 300004, fidelity="mixed")
     _play_turns(game, 4)
     t = game.totals
