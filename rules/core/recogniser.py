@@ -2017,24 +2017,30 @@ class Recogniser:
         made = h.path[at:later + 1]
         moved = (h.path[later], *h.path[at:later])
         exchanged = (h.path[later], *h.path[at + 1:later], h.path[at])
-        for order, visible in ((moved, True), (exchanged, False)):
-            tables = self._tables_along(start, made, visible)
-            if tables is None or self._tables_along(start, order, visible) != tables:
-                continue  # (the snapshots would have shown the other order: energy moved between other slots)
+        goal = self._key(h.state)
+
+        def spliced(order: Path) -> Hypothesis | None:
             line = self._spliced(h, at, order, start, upto=later)
-            if line is not None and self._key(line.state) == self._key(h.state):
+            return line if line is not None and self._key(line.state) == goal else None
+
+        # moved first: each decision shows on the table either way (the tables are read once for both tries)
+        made_tables = self._tables_along(start, made, True)
+        moved_tables = self._tables_along(start, moved, True) if made_tables is not None else None
+        moved_line = spliced(moved) if moved_tables is not None else None
+        if moved_line is not None and moved_tables == made_tables:
+            return moved_line
+        tables = self._tables_along(start, made, False)
+        if tables is not None and self._tables_along(start, exchanged, False) == tables:
+            line = spliced(exchanged)
+            if line is not None:
                 return line
-        # the player said the answer came first, so the snapshots showed that order, whatever the kept line's:
-        # moved first anyway, with one snapshot more counted as a hand at work. Presence seed 119, turn 388:
-        # the line kept had Aureon's Magnet from position 3 before his Wild from the Tile Pool; he named the
-        # Wild, the line was ruled out and found again from the Wild alone, one snapshot short of lines with
-        # the Gate's bound Wild, which filled the kept list while he held his last load, and his button was
-        # refused
-        if self._tables_along(start, made, True) is not None and self._tables_along(start, moved, True) is not None:
-            line = self._spliced(h, at, moved, start, upto=later)
-            if line is not None and self._key(line.state) == self._key(h.state):
-                return replace(line, held=line.held + 1)
-        return None
+        # (the snapshots would have shown the other order, energy moved between other slots, but the player
+        # said the answer came first, so they showed that order, whatever the kept line's: moved first anyway,
+        # with one snapshot more counted as a hand at work. Presence seed 119, turn 388: the line kept had
+        # Aureon's Magnet from position 3 before his Wild from the Tile Pool; he named the Wild, the line was
+        # ruled out and found again from the Wild alone, one snapshot short of lines with the Gate's bound
+        # Wild, which filled the kept list while he held his last load, and his button was refused)
+        return replace(moved_line, held=moved_line.held + 1) if moved_line is not None else None
 
     def _tables_along(self, start: State, order: Path, visible: bool) -> list[dict[str, tuple[str, ...] | int]] | None:
         """The succession of tables the sensors would read as ``order`` is made from ``start`` (a table
