@@ -1980,7 +1980,8 @@ class Recogniser:
                        if h.path[i][1] in others and _made_by(h.path[i][0], player)), None)
             if at is None or any(a == choice and _made_by(who, player) for who, a in h.path[n:at]):
                 continue
-            line = self._made_first(h, at, choice) or self._through(h, at, choice, reached)
+            line = self._made_first(h, at, choice) or self._through(h, at, choice, reached) \
+                or self._looped(h, at, choice)
             if line is None:
                 continue
             key = self._key(line.state)
@@ -1988,6 +1989,47 @@ class Recogniser:
                 kept.add(key)
                 found.append(line)
         return found
+
+    def _looped(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
+        """``h`` where it leaves the asked position and comes back to it: the loop made through ``choice``
+        instead, with the fewest decisions (at most ``Settings.through_depth``) back to that position, then
+        ``h``'s decisions after its loop; None if ``h`` does not come back or ``choice`` cannot.
+
+        Loops that reach the same position are one line (``_dedupe``): a Compass moved to another slot
+        and back stands for the Magnet moved there and back, where the slots sense presence only. Named,
+        the Magnet's loop is the line (mixed seed 300004, turn 57: Ignotas, out of energy, loaded his
+        Magnet from his new tile's bottom row into the other new tile's and back; asked what went into
+        that slot he named the Magnet, the Compass's loop was ruled out, and no line was left that put
+        the table back as it was). ``_reached`` never returns to the asked position: this does only
+        where ``h`` itself did, so it adds no position the table had not already been explained by."""
+        start = self._state_at(h, at)
+        back = self._key(start)
+        nodes = self._along(start, h.path[at:])
+        end = next((i for i in range(1, len(nodes)) if self._key(nodes[i].state) == back), None)
+        if end is None:
+            return None
+        node = self._node(start)
+        try:
+            first, _ = self._child(node, choice)
+        except IllegalAction:
+            return None
+        level: list[tuple[_Node, Path]] = [(first, ((h.path[at][0], choice),))]
+        for _ in range(self.settings.through_depth):
+            nxt: list[tuple[_Node, Path]] = []
+            for here, steps in level:
+                if here.state.is_terminal():
+                    continue
+                for action in _legal(here):
+                    if self._rejoin_left <= 0:
+                        return None
+                    self._rejoin_left -= 1
+                    kid, _ = self._child(here, action)
+                    line = (*steps, (_who(here.state, here.state.current_player, action), action))
+                    if self._key(kid.state) == back:
+                        return self._spliced(h, at, line, start, upto=at + end - 1)
+                    nxt.append((kid, line))
+            level = nxt
+        return None
 
     def _made_first(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
         """``h`` with its own later ``choice`` made at ``at``: moved before the decisions it followed, or

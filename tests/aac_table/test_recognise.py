@@ -1677,3 +1677,19 @@ def test_a_player_asked_about_an_energy_he_moved_elsewhere_answers_none_of_these
     _play_turns(game, 4)
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+
+
+def test_an_energy_loaded_into_another_slot_and_back_is_the_line_the_player_names():
+    """Running Out of Energy (p. 12): Ignotas, his Exhausted Pool empty, loads his new tiles from his own
+    Device; he moves the Magnet from position 2's bottom row into position 1's and back. At presence-only
+    slots a Compass moved there and back reads the same and reaches the same position, so one loop stands
+    for both; asked what went into position 1's bottom row, he named the Magnet, the Compass's loop was
+    ruled out and no line was left that put the table back: he was asked the same question over and over
+    (mixed seed 300004, 2 players, turn 57). The loop the player named is rebuilt from the one ruled out."""
+    game, start = _from_saved("mixed_magnet_loaded_away_and_back.json", 2, 300004, fidelity="mixed")
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    assert t.prompts < 20, t.prompts
+    done = game.recogniser.state.history[len(start.history):]
+    assert done == game.truth.state.history[len(start.history):len(start.history) + len(done)]
