@@ -1670,9 +1670,8 @@ def test_a_player_asked_about_an_energy_he_moved_elsewhere_answers_none_of_these
     found nothing of his among the options and gave the first, a move he never made; his turn was committed
     with it and the next began from a position never reached (mixed seed 300004, 2 players, turn 58). A
     player who made a decision of the kind asked about that is not offered says "none of these". (From this
-    saved position the game then plays on clean; played whole from its start, the controller refuses "none
-    of these" at that question, and the player, told one of them it must be, still gives the first: that
-    game still desyncs.)"""
+    saved position the game then plays on clean; played whole from its start it met the loop of the test
+    below, which the answer now keeps.)"""
     game, _ = _from_saved("mixed_energy_moved_and_back.json", 2, 300004, fidelity="mixed")
     _play_turns(game, 4)
     t = game.totals
