@@ -269,6 +269,7 @@ class Recogniser:
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
+        self._crowded = False  # (lines were dropped from the kept list since the last commit: ``answer``)
         # the committed position when nothing was last pending, the positions committed since (from it), and
         # the snapshots since: what a line of decisions from then on has to agree with (``_seen_returns``);
         # and whether a time nobody watched lies in them
@@ -392,6 +393,8 @@ class Recogniser:
         chosen = [h for h in before if self._agrees(h)]
         chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others,
                                          prompt.player)
+        if self._observed is not None and chosen and self._crowded:
+            chosen += self._afresh_from_answer(chosen, option.actions[0], self._observed)
         self._prompt = None
         self._hyps = chosen or self._hyps[:1]
         observed = self._observed
@@ -416,6 +419,44 @@ class Recogniser:
             self._hyps = self._capped(self._hyps)
             return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         return self._settle(self._hyps, Verdict())
+
+    def _afresh_from_answer(self, chosen: list[Hypothesis], choice: Action,
+                            observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
+        """Lines through the answer that the kept list had dropped: once lines were dropped since the last
+        commit, the table is searched for again from the named decision (after the decisions the question
+        was asked after), ranked with the kept ones; none that comes back to the asked position (see
+        ``_reached``).
+
+        Aureon, out of energy (Running Out of Energy, p. 12), made eighteen loads in one turn at a
+        presence-only Device, most between rows that already held energy; the kept list was full. Asked
+        which load came first, she named a Rose from the Tile Pool, and of the lines left, the only one
+        that went on had her Magnet from position 4 in the top row, not the bottom row she put it in:
+        nothing was left to ask, it was committed, and the next turn began from a position never reached
+        (presence seed 115, turn 145)."""
+        node = self._node(self._committed)
+        path: list[tuple[int, Action]] = []
+        asked = node
+        try:
+            for action in (*self._prompt_prefix, choice):
+                who = _who(node.state, node.state.current_player, action)
+                asked = node
+                node, _ = self._child(node, action)
+                path.append((who, action))
+        except IllegalAction:
+            return []
+        back = self._key(asked.state)  # (a line back there has taken the answer back: see ``_reached``)
+        seen = max(h.seen for h in chosen)
+        held = max(h.held for h in chosen)
+        res = self._search(Hypothesis(tuple(path), node.state, seen - 1, held=held), observed)
+        kept = {self._line_key(h) for h in chosen}
+        out: list[Hypothesis] = []
+        for m in res.matches:
+            key = self._line_key(m)
+            if key not in kept and self._agrees(m) and not any(
+                    self._key(n.state) == back for n in self._along(node.state, m.path[len(path):])):
+                kept.add(key)
+                out.append(m)
+        return out
 
     def _answered_none(self, prompt: Prompt, before: list[Hypothesis], offered: frozenset[Action]) -> Verdict:
         """"None of these": the player made the choice some way the question did not offer (it lists the
@@ -1101,6 +1142,8 @@ class Recogniser:
         (the answer narrows them; dropping some first could drop the one the player will name)."""
         cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
         kept = hyps[:cap]
+        if len(hyps) > cap:
+            self._crowded = True
         root = [h for h in self._hyps if not h.path][:1]
         if root and not any(not h.path for h in kept):  # the committed position stays a starting point
             kept = [*kept[: cap - 1], root[0]]
@@ -2287,6 +2330,7 @@ class Recogniser:
         """Start afresh what the snapshots since the last commit tell: the table now, no place put right."""
         self._since_commit = [self._observed] if self._observed is not None else []
         self._put_right = set()
+        self._crowded = False
 
     def _roll_back(self, mark: State) -> int:
         """The committed game put back at one of the turn's marks: the decisions undone."""

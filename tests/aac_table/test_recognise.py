@@ -1692,3 +1692,19 @@ def test_an_energy_loaded_into_another_slot_and_back_is_the_line_the_player_name
     assert t.prompts < 20, t.prompts
     done = game.recogniser.state.history[len(start.history):]
     assert done == game.truth.state.history[len(start.history):len(start.history) + len(done)]
+
+
+def test_an_answered_load_keeps_the_later_load_the_list_had_dropped():
+    """Running Out of Energy (p. 12): Aureon, her Exhausted Pool empty, loads her new tile at a presence-only
+    Device from the Tile Pool, her Monument Track and her own Device's rows, eighteen loads in one turn.
+    After a Rose from the Tile Pool she moves three Compasses round three rows (back to the same position),
+    then her Magnet from position 4 into the new tile's bottom row: rows that already held energy, so
+    the table showed only the Tile Pool's count and position 4 emptied. The kept list was full; asked
+    which load came first she named the Rose, and of the lines left only one went on, with the Magnet in
+    the top row: it was committed without a question, and the next turn began from a position never
+    reached (presence seed 115, turn 145). Once lines were dropped, an answer searches the table again
+    from the named decision, for lines through it that the list had lost."""
+    game, _ = _from_saved("presence_loads_after_a_rotation_answered.json", 5, 115, fidelity="presence")
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
