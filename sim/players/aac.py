@@ -229,6 +229,9 @@ class AacTruth:
         for key, action in options:
             if action == taken:
                 return key
+        beyond = self._beyond_promises(context, options, seat)
+        if beyond is not None:
+            return beyond
         now = digest(self.state)
         # (several options whose lines end where the game stands tell nothing apart: presence seed 107, turn
         # 80, "gave a Compass to the Tile Pool, then loaded it" and "loaded one from the Exhausted Pool" end at
@@ -406,6 +409,45 @@ class AacTruth:
         promises.append(action)
         self.decided[context] = action
         return key
+
+    def _beyond_promises(self, context: str, options: list[tuple[str, Action]], seat: int | None) -> str | None:
+        """Asked about the position their promised decisions lead to (the controller took them as made), a
+        player who decided by answering decides the next one there too, and makes it after them; asked there
+        again, they say what they decided.
+
+        Presence seed 109, turn 197: Ignotas, out of energy and loading energy between his presence-only
+        Device rows, was asked which load came next before he made one, and promised a Compass from
+        position 3 into position 2. Asked what came after it, he named the option whose line ended where
+        the game stood (the Compass back: he had not moved it yet), then the Compass again, and so on: twenty
+        answers, each a loop the controller's lines took as made."""
+        st = self.state
+        if st.current_player < 0 or (seat is not None and st.current_player != seat):
+            return None
+        promises = self._promises(st.current_player)
+        if not promises:
+            return None
+        planned = st.clone()
+        for done, promised in enumerate(promises, start=1):
+            try:
+                planned.apply(promised)
+            except IllegalAction:
+                return None
+            if digest(planned) != context:
+                continue
+            named = self.decided.get(context)
+            for key, action in options:
+                if action == named:
+                    return key
+            if done < len(promises):
+                return None
+            open_there = [(key, action) for key, action in options if action in planned.legal_actions()]
+            if not open_there:
+                return None
+            key, action = self.rng.choice(open_there)
+            promises.append(action)
+            self.decided[context] = action
+            return key
+        return None
 
     def _decide_ahead(self, context: str, options: list[tuple[str, Action]], seat: int) -> str | None:
         """Asked about a decision of theirs that comes after other players' (a gift after a claim still being

@@ -114,6 +114,36 @@ def test_a_player_asked_again_at_the_same_position_says_what_they_decided_and_ke
         assert truth.choose() == named
 
 
+def test_a_player_asked_what_came_after_a_decision_they_promised_decides_that_too() -> None:
+    """Presence seed 109, turn 197 (RUNNING OUT OF ENERGY, p. 12: energy loaded between Device rows):
+    asked which load came next before making one, Ignotas promised one. Asked what came after it, he named
+    the option whose line ended where the game stood (taking the promised load back, not made yet), then
+    the promised load again, twenty times over; each answer was a loop the controller took as made. Asked
+    about the position his promise leads to, a player decides the next decision there too, and makes both
+    in that order."""
+    for seed in range(6):
+        truth, seat, legal, memory = _at_a_turn(seed)
+        now = digest(truth.state)
+        first = [(str(n + 1), action) for n, action in enumerate(legal[:4])]
+        named = dict(first)[truth.answer(now, first, memory, {}, seat) or ""]
+        after = truth.state.clone()
+        after.apply(named)
+        if after.current_player != seat or not after.legal_actions():
+            continue
+        nexts = [(str(n + 1), action) for n, action in enumerate(after.legal_actions()[:3])]
+        back_where_we_stand = {"1": now}  # (the first option's line ends at the position the game is at)
+        key = truth.answer(digest(after), nexts, memory, back_where_we_stand, seat)
+        decided = dict(nexts)[key or ""]
+        assert truth.promised == [named, decided]
+        assert truth.answer(digest(after), list(reversed(nexts)), memory, back_where_we_stand, seat) in {
+            k for k, a in nexts if a == decided}
+        assert truth.choose() == named
+        truth.apply(named)
+        assert truth.choose() == decided
+        return
+    raise AssertionError("no seed gave a player two decisions in a row")
+
+
 def test_a_player_whose_decision_is_not_offered_answers_none_of_these() -> None:
     """CLAIM (p. 17), presence seed 101: asked part-way through her claim which tiles she claimed, Rusné
     was offered only other claims; the sim named the first option, and the controller held her to a claim
