@@ -492,15 +492,23 @@ class AacTruth:
             level = nxt
         return found
 
-    def _coming(self, wanted: set[Action], depth: int = 2) -> set[Action]:
-        """The decisions of ``wanted`` that the player in play can reach within ``depth`` decisions of theirs."""
+    def _coming(self, wanted: set[Action], depth: int = 3) -> set[Action]:
+        """The decisions of ``wanted`` that the player in play can reach within ``depth`` decisions of theirs,
+        making their promises where they can (they will).
+
+        Presence seed 109, turn 224: Freyith, her Magnet activated at a completed section, promised the
+        benefit; asked which action token she upgraded, three decisions on (the Magnet placed, the benefit,
+        the upgrade), she found none within two, and the first option was taken for her answer."""
         seat = self.state.current_player
+        promises = self._promises(seat)
         found: set[Action] = set()
         level = [self.state]
         for _ in range(depth):
             nxt = []
             for st in level:
-                for action in st.legal_actions():
+                legal = st.legal_actions()
+                promised = next((a for a in promises if a in legal and a not in wanted), None)
+                for action in legal if promised is None else [promised]:
                     if action in wanted:
                         found.add(action)
                         continue

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import rules
 from hal.wiring.loader import load_wiring_map
@@ -142,6 +144,36 @@ def test_a_player_asked_what_came_after_a_decision_they_promised_decides_that_to
         assert truth.choose() == decided
         return
     raise AssertionError("no seed gave a player two decisions in a row")
+
+
+def test_a_player_asked_about_an_upgrade_after_a_promised_benefit_decides_it_too() -> None:
+    """MONUMENT SECTION COMPLETION (p. 18-19) and UPGRADE (p. 20), presence seed 109, turn 224: Freyith had
+    activated her Magnet at a completed section and promised the benefit; asked which action token she
+    upgraded, three of her decisions on (the Magnet placed, the benefit, the upgrade), she found none open
+    within two and the first option was taken for her answer; she then upgraded another, and the next turn
+    began from a position never reached. She looks further, making her promises on the way, decides, and
+    does what she said."""
+    data = json.loads((Path(__file__).parent / "data" / "promise_before_an_upgrade.json").read_text())
+    state = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(state, AacState)
+    seat = state.current_player
+    benefit = Action("reward", ("benefit",))
+    for seed in range(3):
+        truth = AacTruth(state.clone(), random.Random(seed), load_wiring_map("aac-5p").specs())
+        memory = PromptMemory()
+        memory.agreed(len(truth.state.history))
+        truth._promises(seat).append(benefit)
+        upgrades = [(str(n + 1), Action("upgrade", (f"u{n // 2 + 1}{'ab'[n % 2]}",))) for n in range(8)]
+        key = truth.answer("a position not seen", upgrades, memory, {}, seat)
+        assert key is not None
+        named = dict(upgrades)[key]
+        assert truth.promised == [benefit, named]
+        made = []
+        while truth.state.current_player == seat and named not in made:
+            action = truth.choose()
+            made.append(action)
+            truth.apply(action)
+        assert made[1:] == [benefit, named]
 
 
 def test_a_player_whose_decision_is_not_offered_answers_none_of_these() -> None:
