@@ -26,7 +26,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from itertools import islice, pairwise
+from itertools import pairwise
 from typing import Protocol
 
 from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
@@ -270,7 +270,6 @@ class Recogniser:
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
         self._crowded = False  # (lines were dropped from the kept list since the last commit: ``answer``)
-        self._crowded_in_turn = False  # (and since the turn began: a commit since does not bring them back)
         # the committed position when nothing was last pending, the positions committed since (from it), and
         # the snapshots since: what a line of decisions from then on has to agree with (``_seen_returns``);
         # and whether a time nobody watched lies in them
@@ -394,11 +393,7 @@ class Recogniser:
         chosen = [h for h in before if self._agrees(h)]
         chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others,
                                          prompt.player)
-        if self._observed is not None and chosen and (self._crowded or self._crowded_in_turn):
-            # (not only when the list was crowded since the last commit: lines dropped before a commit of the
-            # decisions every line began with are lost as well. Presence seed 128, turn 129: the lines with
-            # Multanec's activated Compass were kept only after another player's bridge placement the answer
-            # then ruled out; his own, after the right placement, had been dropped before a commit)
+        if self._observed is not None and chosen and self._crowded:
             chosen += self._afresh_from_answer(chosen, option.actions[0], self._observed)
         self._prompt = None
         self._hyps = chosen or self._hyps[:1]
@@ -427,8 +422,8 @@ class Recogniser:
 
     def _afresh_from_answer(self, chosen: list[Hypothesis], choice: Action,
                             observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
-        """Lines through the answer that the kept list had dropped: the table is searched for again from the
-        named decision (after the decisions the question
+        """Lines through the answer that the kept list had dropped: once lines were dropped since the last
+        commit, the table is searched for again from the named decision (after the decisions the question
         was asked after), ranked with the kept ones; none that comes back to the asked position (see
         ``_reached``).
 
@@ -1148,8 +1143,7 @@ class Recogniser:
         cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
         kept = hyps[:cap]
         if len(hyps) > cap:
-            self._crowded = self._crowded_in_turn = True
-            kept = _covering(hyps, cap)
+            self._crowded = True
         root = [h for h in self._hyps if not h.path][:1]
         if root and not any(not h.path for h in kept):  # the committed position stays a starting point
             kept = [*kept[: cap - 1], root[0]]
@@ -1746,7 +1740,6 @@ class Recogniser:
         if key != self._turn_id:
             self._turn_id = key
             self._turn_marks = []
-            self._crowded_in_turn = False
             self._turn_seen.clear()
             if self._observed is not None:
                 self._turn_seen.append(self._observed)
@@ -2438,28 +2431,6 @@ def _furthest(hyps: list[Hypothesis]) -> list[Hypothesis]:
     """The lines no other line goes on from (one that does offers no choice of its own)."""
     paths = [h.path for h in hyps]
     return [h for h in hyps if not any(len(p) > len(h.path) and p[:len(h.path)] == h.path for p in paths)]
-
-
-def _covering(hyps: list[Hypothesis], cap: int) -> list[Hypothesis]:
-    """``cap`` of these lines (best first): first the best line through each distinct sequence of decisions
-    before its last, then the best of the rest, in their order.
-
-    A choice the table does not show (an energy activated into an occupied presence-only Tile Pool reads as
-    exhausted) has a longer line than its look-alike; while a hand works on a later decision, every variant of
-    that decision (which bridge space, which side up) after the look-alike ranked before it, and the cap
-    dropped the true line unasked (presence seed 128, turn 129: Multanec's activated Compass was committed as
-    exhausted). Variants of the decision in progress are the ones the table will tell apart."""
-    before: set[Path] = set()
-    first: set[int] = set()
-    for i, h in enumerate(hyps):
-        if len(first) >= cap:
-            break
-        if h.path[:-1] not in before:
-            before.add(h.path[:-1])
-            first.add(i)
-    rest = (i for i in range(len(hyps)) if i not in first)
-    chosen = first | set(islice(rest, cap - len(first)))
-    return [h for i, h in enumerate(hyps) if i in chosen]
 
 
 def _first_of(path: Path, start: int, kinds: AbstractSet[str], player: int | None) -> int | None:
