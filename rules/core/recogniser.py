@@ -1921,8 +1921,28 @@ class Recogniser:
             return False
         index, picks = question
         group = {a for a, _, _ in picks}
-        rests = {tuple(sorted(map(repr, (a for _, a in h.path[index:] if a not in group)))) for h in moved}
+        rests = {tuple(sorted(map(repr, (a for _, a in self._apart_from_choice(h, index, group))))) for h in moved}
         return len(rests) == 1
+
+    def _apart_from_choice(self, h: Hypothesis, index: int, group: AbstractSet[Action]) -> Path:
+        """``h``'s decisions from ``index`` on without its choice of ``group`` and what that choice entails: the
+        same player's decisions right after it that were open only through it (an activated energy placed
+        somewhere; "exhaust" entails nothing). Presence seed 128, turn 129: Multanec activated his Compass
+        into the presence-only Tile Pool, already occupied, which reads as exhausting it; the two lines
+        differed in the choice and the placement, the choice was not taken as invisible, and while bridge
+        tokens were placed the longer line was crowded out unasked."""
+        path = h.path
+        at = next((i for i in range(index, len(path)) if path[i][1] in group), None)
+        if at is None:
+            return path[index:]
+        who = path[at][0]
+        before = self._state_at(h, at)
+        open_before = set(before.legal_actions())
+        end = at + 1
+        while end < len(path) and path[end][0] == who and path[end][1] not in open_before \
+                and path[end][1] not in group:
+            end += 1
+        return (*path[index:at], *path[end:])
 
     def _slot_question(self, hyps: list[Hypothesis]) -> tuple[int, list[tuple[Action, Hypothesis, int]]] | None:
         """A question every explanation answers exactly once: alternatives of one decision (the same kind,

@@ -1708,3 +1708,24 @@ def test_an_answered_load_keeps_the_later_load_the_list_had_dropped():
     _play_turns(game, 3)
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+
+
+def test_an_energy_activated_where_it_reads_as_exhausted_is_kept_while_a_bridge_is_placed():
+    """MONUMENT SECTION COMPLETION (p. 19, a contributor exhausts or activates their energy in the section)
+    and bridge tokens (p. 24): at the completion, Multanec activated his Compass and placed it into the Tile
+    Pool, which is presence only and already held energy: at the table that reads as exhausting it, one
+    decision shorter. While Ignotas and then Multanec placed bridge tokens, the lines with every bridge
+    space and side ranked before the longer ones with the activation and filled the list; the activation
+    was dropped unasked, then an answer about Ignotas's bridge ruled out the only lines still holding it, and
+    the exhaust was committed (presence seed 128, 2 players, turn 129: "turn 130 started from a position the
+    players never reached"). A full list now keeps the best line through each sequence of earlier decisions
+    before more variants of the last one, and an answer searches the table again from the named decision
+    whenever lines were dropped in the turn, not only since the last commit."""
+    game, start = _from_saved("presence_activated_into_occupied_pool.json", 2, 128, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    made = [a for _, a in game.truth.state.history[len(start.history):]]
+    assert Action("handle", ("compass", "activate")) in made and Action("place", ("compass", "pool")) in made
+    done = [a for _, a in game.recogniser.state.history[len(start.history):]]
+    assert Action("handle", ("compass", "activate")) in done and Action("handle", ("compass", "exhaust")) not in done
