@@ -1921,11 +1921,11 @@ class Recogniser:
             return False
         index, picks = question
         group = {a for a, _, _ in picks}
-        rests = {tuple(sorted(map(repr, (a for _, a in self._apart_from_choice(h, index, group))))) for h in moved}
+        rests = {tuple(sorted(repr(a) for _, a in self._apart_from_choice(h, index, group))) for h in moved}
         return len(rests) == 1
 
     def _apart_from_choice(self, h: Hypothesis, index: int, group: AbstractSet[Action]) -> Path:
-        """``h``'s decisions from ``index`` on without its choice of ``group`` and what that choice entails: the
+        """``h``'s decisions from ``index`` on, but for its choice of ``group`` and what that choice entails: the
         same player's decisions right after it that were open only through it (an activated energy placed
         somewhere; "exhaust" entails nothing). Presence seed 128, turn 129: Multanec activated his Compass
         into the presence-only Tile Pool, already occupied, which reads as exhausting it; the two lines
@@ -1936,8 +1936,7 @@ class Recogniser:
         if at is None:
             return path[index:]
         who = path[at][0]
-        before = self._state_at(h, at)
-        open_before = set(before.legal_actions())
+        open_before = set(_legal(self._along(self._committed, path[:at])[-1]))
         end = at + 1
         while end < len(path) and path[end][0] == who and path[end][1] not in open_before \
                 and path[end][1] not in group:

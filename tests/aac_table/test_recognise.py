@@ -1716,11 +1716,10 @@ def test_an_energy_activated_where_it_reads_as_exhausted_is_kept_while_a_bridge_
     Pool, which is presence only and already held energy: at the table that reads as exhausting it, one
     decision shorter. While Ignotas and then Multanec placed bridge tokens, the lines with every bridge
     space and side ranked before the longer ones with the activation and filled the list; the activation
-    was dropped unasked, then an answer about Ignotas's bridge ruled out the only lines still holding it, and
-    the exhaust was committed (presence seed 128, 2 players, turn 129: "turn 130 started from a position the
-    players never reached"). A full list now keeps the best line through each sequence of earlier decisions
-    before more variants of the last one, and an answer searches the table again from the named decision
-    whenever lines were dropped in the turn, not only since the last commit."""
+    was dropped unasked and the exhaust was committed (presence seed 128, 2 players, turn 129: "turn 130
+    started from a position the players never reached"). The lines differed in the choice and in the
+    placement it entails, so the choice was not taken for one the table cannot show; what a choice entails
+    (the same player's next decisions that only it opened) now counts with it, and it is asked at once."""
     game, start = _from_saved("presence_activated_into_occupied_pool.json", 2, 128, fidelity="presence")
     _play_turns(game, 2)
     t = game.totals
