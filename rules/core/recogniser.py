@@ -416,7 +416,7 @@ class Recogniser:
                     and _offered(self._prompt) == _offered(prompt)
                 if again:  # (the same question: its answer is known)
                     self._prompt, self._prompt_extra = None, []
-            self._hyps = self._capped(self._hyps)
+            self._hyps = self._capped(self._ranked_after_answer(self._hyps, exact))
             return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         return self._settle(self._hyps, Verdict())
 
@@ -1136,6 +1136,22 @@ class Recogniser:
             # (presence seed 103, turn 18, played whole: the claim lines crowded the list unasked)
             self._prompt = self._make_prompt(_furthest([*same, *going]))
         self._hyps = self._capped([*fresh, *older])
+
+    def _ranked_after_answer(self, hyps: list[Hypothesis], exact: list[Hypothesis]) -> list[Hypothesis]:
+        """The lines an answer left, best first when they are more than the list keeps: those that match the
+        table, then (as ``_keep`` ranks) the most evidence and the fewest snapshots explained only by a hand
+        at work. In their old order the lines found through the answer (``_answered_through``) came last and
+        were the ones capped off. Presence seed 127, turn 130: Freyith, asked which row her Magnet from the
+        Fortress went to, named the bottom row; the lines with Aureon's true claim had it in the top row, and
+        their versions through the answer (bottom row, then moved up, as she did) followed the thirteen lines
+        that agreed, all with a claim never made and a token held in a hand for a hundred snapshots since.
+        Capped to twelve, the true line was gone; the turns after were read from the wrong claim, and
+        Ignotas's legal end of turn 132 was refused."""
+        cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
+        if len(hyps) <= cap:
+            return hyps
+        matching = {id(h) for h in exact}
+        return sorted(hyps, key=lambda h: (id(h) not in matching, *_rank_for_position(h)))
 
     def _capped(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
         """The explanations kept: ``max_hypotheses``, or while a question about them is open ``max_asking``

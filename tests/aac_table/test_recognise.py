@@ -1728,3 +1728,23 @@ def test_an_energy_activated_where_it_reads_as_exhausted_is_kept_while_a_bridge_
     assert Action("handle", ("compass", "activate")) in made and Action("place", ("compass", "pool")) in made
     done = [a for _, a in game.recogniser.state.history[len(start.history):]]
     assert Action("handle", ("compass", "activate")) in done and Action("handle", ("compass", "exhaust")) not in done
+
+
+def test_lines_found_through_an_answer_are_ranked_before_the_list_is_capped():
+    """CLAIM (p. 17) and loading from the Bound Energy pool (p. 12) at a presence-only table: Aureon claimed
+    tile 2 paying two Wilds; lines where she passed explained the table only with the Wilds held in a hand.
+    Two turns on, Freyith loaded her Magnet from the Fortress into her bottom row and then moved it up;
+    asked later which row it went to, she named the bottom row. The lines with the claim had it loaded
+    straight into the top row (the same position, one load fewer), so the
+    answer ruled them out; their versions through the answer were found, but they came after the thirteen
+    lines that agreed, all without the claim, and capping the list to twelve dropped them. The turns after
+    were read from a claim never made, and Ignotas's legal turn 132 was refused ("Exhaust a bottom-row
+    energy first": presence seed 127, 5 players). The lines an answer leaves are now ranked as ``_keep``
+    ranks them before any is dropped."""
+    game, start = _from_saved("presence_claim_line_capped_after_answer.json", 5, 127, fidelity="presence")
+    _play_turns(game, 8)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    claim = Action("claim", ((2,), ("wild", "wild")))
+    assert claim in [a for _, a in game.truth.state.history[len(start.history):]]
+    assert claim in [a for _, a in game.recogniser.state.history[len(start.history):]]
