@@ -1138,20 +1138,30 @@ class Recogniser:
         self._hyps = self._capped([*fresh, *older])
 
     def _ranked_after_answer(self, hyps: list[Hypothesis], exact: list[Hypothesis]) -> list[Hypothesis]:
-        """The lines an answer left, best first when they are more than the list keeps: those that match the
-        table, then (as ``_keep`` ranks) the most evidence and the fewest snapshots explained only by a hand
-        at work. In their old order the lines found through the answer (``_answered_through``) came last and
-        were the ones capped off. Presence seed 127, turn 130: Freyith, asked which row her Magnet from the
-        Fortress went to, named the bottom row; the lines with Aureon's true claim had it in the top row, and
-        their versions through the answer (bottom row, then moved up, as she did) followed the thirteen lines
-        that agreed, all with a claim never made and a token held in a hand for a hundred snapshots since.
-        Capped to twelve, the true line was gone; the turns after were read from the wrong claim, and
-        Ignotas's legal end of turn 132 was refused."""
+        """The lines an answer left, when they are more than the list keeps: the best are kept (those that
+        match the table, then the most snapshots explained without a hand at work, then the fewest
+        decisions), in their order.
+
+        In their old order, cut at the cap, the lines found through the answer (``_answered_through``) came
+        last and were the ones dropped. Presence seed 127, turn 130: Freyith, asked which row her Magnet
+        from the Fortress went to, named the bottom row; the lines with Aureon's true claim had it in the
+        top row, and their versions through the answer (bottom row, then moved up, as she did) followed the
+        thirteen lines that agreed, all with a claim never made and the two Wilds it paid held in a hand for
+        a hundred snapshots since. Capped to twelve, the true line was gone; the turns after were read from
+        the wrong claim, and Ignotas's legal end of turn 132 was refused.
+
+        Snapshots explained, less those explained only by a hand, not snapshots explained first: ranked that
+        way, lines one snapshot ahead but with eleven more of them held in a hand displaced lines the old
+        order kept, one of them the move the game was making, and turn 51 began from a position never reached
+        (presence seed 128, turn 50). The order is kept because the next question is put at the
+        first line's position, which the player must recognise as one the game passed through."""
         cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
         if len(hyps) <= cap:
             return hyps
         matching = {id(h) for h in exact}
-        return sorted(hyps, key=lambda h: (id(h) not in matching, *_rank_for_position(h)))
+        ranked = sorted(hyps, key=lambda h: (id(h) not in matching, h.held - h.seen, len(h.path)))
+        best = {id(h) for h in ranked[:cap]}
+        return [h for h in hyps if id(h) in best]
 
     def _capped(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
         """The explanations kept: ``max_hypotheses``, or while a question about them is open ``max_asking``
