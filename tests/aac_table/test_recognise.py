@@ -1748,3 +1748,17 @@ def test_lines_found_through_an_answer_are_ranked_before_the_list_is_capped():
     claim = Action("claim", ((2,), ("wild", "wild")))
     assert claim in [a for _, a in game.truth.state.history[len(start.history):]]
     assert claim in [a for _, a in game.recogniser.state.history[len(start.history):]]
+
+
+def test_after_an_answer_a_full_list_keeps_the_lines_explained_without_a_hand():
+    """TILE SLIDE (p. 13) and loading (p. 12) at a presence-only table: which tile Multanec and Ignotas
+    slid in, and which energy Ignotas loaded, do not show, and after Multanec answered which energy his
+    exhausted Rose activated, nineteen lines were left for a list of twelve. Ranked by snapshots explained
+    first, lines one snapshot ahead but with eleven more of them explained only by a hand at work were
+    kept, and lines the game really went through were dropped: turn 51 began from a position the players
+    never reached (presence seed 128, 2 players, turn 50, on the first version of the fix tested above).
+    Snapshots explained without a hand count first."""
+    game, _ = _from_saved("presence_answer_cap_held_lines.json", 2, 128, fidelity="presence")
+    _play_turns(game, 8)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
