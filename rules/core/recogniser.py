@@ -469,8 +469,10 @@ class Recogniser:
         agreeing = [h for h in before if self._agrees(h)]
         observed = self._observed
         gathered = None
-        if not agreeing and observed is not None:
-            agreeing = self._declined_alike(before, offered, observed, prompt.player)
+        if observed is not None and not any(h.path and self._compare(h.state, observed).exact for h in agreeing):
+            # (lines left that explain the table only with a hand at work are no reason not to look for the
+            # choice made otherwise: presence seed 135, turn 158, below)
+            agreeing += self._declined_alike(before, offered, observed, prompt.player)
         if not agreeing:
             kept = self._hyps
             self._hyps = agreeing = [Hypothesis((), self._committed)]
@@ -539,6 +541,8 @@ class Recogniser:
                         line.append((decider, action))
                         nxt = kid
                         break
+                if nxt is None and i > at and original not in legal:
+                    nxt, left = self._bridged(node, h.path[i], target, line, left)
                 node = nxt
                 if node is None:
                     break
@@ -548,6 +552,34 @@ class Recogniser:
             if self._agrees(h2):
                 found.setdefault(self._key(node.state), h2)
         return list(found.values())
+
+    def _bridged(self, node: _Node, made: tuple[int, Action], target: Mapping[str, tuple[str, ...] | int],
+                 line: list[tuple[int, Action]], left: int) -> tuple[_Node | None, int]:
+        """``made`` after one decision of the same player that the table does not show and that opens it
+        (appended to ``line``), reaching ``target``; the node reached (None if none) and the budget left.
+
+        The choice made otherwise may ask for a decision the line never made before its next one: presence
+        seed 135, turn 158, Multanec's Rose activated his Movement action (token 4), not any action the
+        question offered; "move the character" (the table shows nothing until a step) then "stop" ends
+        where the offered lines' "decline" ends, but after the Movement action "decline" alone was not
+        open, no line was found, a line that had the Rose activate his Compass's action was committed, and
+        his exhaust of the Compass was refused."""
+        who, original = made
+        here = self._as_sensed(node.exp)
+        for action in _legal(node):
+            if left <= 0:
+                break
+            left -= 1
+            if _who(node.state, node.state.current_player, action) != who:
+                continue
+            kid, _ = self._child(node, action)
+            if self._as_sensed(kid.exp) != here or original not in _legal(kid):
+                continue
+            after, _ = self._child(kid, original)
+            if self._as_sensed(after.exp) == target:
+                line.extend(((who, action), (who, original)))
+                return after, left
+        return None, left
 
     def end_turn(self, seat: int) -> Verdict:
         """The seat says it is done: the decisions that match the table and end its turn (asked when they differ)."""
@@ -686,7 +718,7 @@ class Recogniser:
                             known.add(key)
                             found.append(m)
                     if goal is None:
-                        going.extend(p for p in res.partial if p.path and self._agrees(p))
+                        going.extend(p for p in res.partial if p.path and self._agrees_from_mark(done, p))
                 if found or going or left <= 0:
                     break
             if found or going or left <= 0:
@@ -698,6 +730,16 @@ class Recogniser:
             return self._settle(self._consistent(found), Verdict(undone=undone))
         self._keep(going, observed)
         return Verdict(undone=undone, in_sync=True, pending=True, prompts=self._prompts())
+
+    def _agrees_from_mark(self, done: Path, h: Hypothesis) -> bool:
+        """``_agrees`` for a line from the turn's first mark, ``done`` being the decisions committed since:
+        the answers are about decisions after the committed ones, so they bind a line that made those, read
+        from there. (Read from the mark, the line was walked from the committed position and its first
+        decisions were illegal there: presence seed 135, turn 158.) A line that made one of them otherwise
+        is bound by none of them."""
+        if tuple(h.path[:len(done)]) != tuple(done):
+            return True
+        return self._agrees(replace(h, path=h.path[len(done):]))
 
     def _along(self, start: State, path: Path) -> list[_Node]:
         """The positions a path passes through from ``start``, ``start`` included (cached, as searched)."""

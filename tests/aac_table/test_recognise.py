@@ -1762,3 +1762,46 @@ def test_after_an_answer_a_full_list_keeps_the_lines_explained_without_a_hand():
     _play_turns(game, 8)
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+
+
+def test_none_of_these_finds_the_movement_action_whose_move_the_table_did_not_show():
+    """ACTIONS (p. 14) and MOVEMENT (p. 16): Multanec exhausted his position-5 Rose and activated his
+    Movement action (token 4), chose to move his character and stopped before a step: nothing on the table
+    changed. The lines kept had the Rose activate other actions and decline them, and he was asked which
+    action it activated; his Movement action was not offered and he answered "none of these". The only line
+    left had the Rose activate his Compass's action, explaining the Compass he then exhausted as held in a
+    hand; it was committed, and his later exhaust was refused (presence seed 135, 3 players, turn 158; on
+    the code before, the search for the turn made otherwise then stopped on an illegal decision). A line that
+    explains the table only with a hand no longer keeps the choice made otherwise from being looked for, and
+    that choice may open a decision the table does not show before the line's next one (move, then stop)."""
+    game, start = _from_saved("presence_movement_action_not_offered.json", 3, 135, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    made = [a for _, a in game.truth.state.history[len(start.history):]]
+    done = [a for _, a in game.recogniser.state.history[len(start.history):]]
+    assert Action("use", (4, 0)) in made and Action("use", (4, 0)) in done
+
+
+def test_answers_bind_a_line_from_the_turns_first_mark_after_the_decisions_committed_since():
+    """The search for a choice made otherwise walks lines from the turn's first mark, the decisions committed
+    since included; answers are about what follows the committed ones. Read from the committed position, such
+    a line's first decisions were illegal there and the verdict raised (presence seed 135, turn 158)."""
+    game, start = _from_saved("presence_movement_action_not_offered.json", 3, 135, fidelity="presence")
+    rec = game.recogniser
+    state = start.clone()
+    done: list[tuple[int, Action]] = []
+    for _ in range(2):
+        action = state.legal_actions()[0]
+        done.append((state.current_player, action))
+        state.apply(action)
+    rec._commit(state, tuple(done))
+    player = state.current_player
+    made, named = state.legal_actions()[:2]
+    rec._decided = [((), named, frozenset({made}), False, player)]
+    after = state.clone()
+    after.apply(made)
+    assert not rec._agrees_from_mark(tuple(done), Hypothesis((*done, (player, made)), after))
+    other = start.clone()
+    other.apply(start.legal_actions()[1])
+    assert rec._agrees_from_mark(tuple(done), Hypothesis(((start.current_player, start.legal_actions()[1]),), other))
