@@ -1590,7 +1590,13 @@ class Recogniser:
                         break
                 continue
             vanish_levels -= 1
-            if (len(result.partial) > carried and vanish_levels <= 0) or not nxt or result.expansions >= budget:
+            # (a move in progress that an answer rules out is no reason to stop: mixed seed 300072, turn 199,
+            # Rusné, asked how she took her share of a completed section, named the benefit; the line committed
+            # had placed her activated Compass first, and when the table showed the section constructed and her
+            # Rose bound, "the energy" reached it one decision on, in a hand, and the search stopped there, one
+            # level short of the benefit and the upgraded token it let her take; the legal table was refused)
+            in_progress = any(self._agrees(p) for p in result.partial[carried:])
+            if (in_progress and vanish_levels <= 0) or not nxt or result.expansions >= budget:
                 break  # a move is visibly in progress: the next snapshot will tell more
             if _depth + 1 >= settings.max_depth:
                 break  # (the levels past it are for invisible alternatives of a match only)
@@ -2111,7 +2117,7 @@ class Recogniser:
             if at is None or any(a == choice and _made_by(who, player) for who, a in h.path[n:at]):
                 continue
             line = self._made_first(h, at, choice) or self._through(h, at, choice, reached) \
-                or self._looped(h, at, choice)
+                or self._looped(h, at, choice) or self._swapped_in(h, at, choice)
             if line is None:
                 continue
             key = self._key(line.state)
@@ -2119,6 +2125,28 @@ class Recogniser:
                 kept.add(key)
                 found.append(line)
         return found
+
+    def _swapped_in(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
+        """``h`` with ``choice`` in place of its decision at ``at`` and all its later decisions, where the
+        sensors would have read the same succession of tables along both lines (the snapshots ``h``
+        explained, this line explains) and it agrees with every answer; None otherwise.
+
+        It ends elsewhere than ``h`` (an upgraded action token taken for another, at a presence-only token
+        place), so ``_through`` finds nothing; yet the later choices ``h`` stood for are still open. Mixed seed
+        300074, turn 165: three contributors each took an upgrade; the kept lines had Freyith take u1a or
+        u1b, each with Aureon's eight tokens after, and the question offered Freyith's other tokens through
+        the first line alone (Aureon's u1a). Freyith named u4b: that one line was left, and Aureon's u1a was
+        committed without asking her, who had taken u1b.
+
+        Only where the table never told them apart: a load of another energy from another place, carried on
+        so, explains the last table and not the snapshots before it, and such lines crowded out the true one
+        (presence seed 115, turn 145)."""
+        start = self._state_at(h, at)
+        line = self._substituted(h, at, choice, start)
+        if line is None or not self._agrees(line):
+            return None
+        tables = self._tables_along(start, line.path[at:], False)
+        return line if tables is not None and tables == self._tables_along(start, h.path[at:], False) else None
 
     def _looped(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
         """``h`` where it leaves the asked position and comes back to it: the loop made through ``choice``

@@ -1805,3 +1805,34 @@ def test_answers_bind_a_line_from_the_turns_first_mark_after_the_decisions_commi
     other = start.clone()
     other.apply(start.legal_actions()[1])
     assert rec._agrees_from_mark(tuple(done), Hypothesis(((start.current_player, start.legal_actions()[1]),), other))
+
+
+def test_an_upgrade_named_beyond_the_kept_lines_leaves_the_next_contributors_upgrade_to_ask():
+    """MONUMENT SECTION COMPLETION (p. 19) and Upgrade action (p. 20): three contributors each take the
+    benefit, an upgraded action token, at a table where action token places sense presence only. The kept
+    lines had Freyith take u1a or u1b, each with Aureon's eight tokens after; the question offered her other
+    tokens through one of those lines alone (Aureon's u1a). Freyith named u4b: only that line was left and
+    Aureon's u1a was committed unasked, though she had taken u1b (mixed seed 300074, turn 165). Every line the
+    answer ruled out is carried on with it, so Aureon is asked, and the game goes on as played."""
+    asked = _questions_played("mixed_upgrade_named_beyond_kept_lines.json", 4, 300074, turns=2, fidelity="mixed")
+    upgrades = [(done, options) for done, options in asked if options and options[0].kind == "upgrade"]
+    assert len(upgrades) >= 3 and all(done in options for done, options in upgrades if done is not None), asked
+    assert Action("upgrade", ("u1b",)) in [done for done, _ in upgrades], asked
+
+
+def test_a_move_in_progress_that_an_answer_rules_out_does_not_stop_the_search():
+    """MONUMENT SECTION COMPLETION (p. 19): the contributor gains the energy or a benefit, and exhausts or
+    activates each of her energies in the section, in any order. Rusné, asked, named the benefit; the line
+    committed had her activated Compass placed first, the benefit still to take. When the table then showed
+    the section constructed and her Rose bound, "the energy" explained it one decision on, with a token in a
+    hand, and the search stopped there, one level short of the benefit and the upgraded token it let her
+    take: her legal table was refused (mixed seed 300072, turn 199). The answer rules that line out, so the
+    search goes on, and she is asked which token she took."""
+    game, start = _from_saved("mixed_benefit_named_then_activation_first.json", 2, 300072, fidelity="mixed")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    upgrades = [(done, options) for done, options in asked if options and options[0].kind == "upgrade"]
+    assert upgrades and Action("upgrade", ("u4b",)) in upgrades[0][1], asked
+    assert Action("upgrade", ("u4b",)) in [a for _, a in game.recogniser.state.history[len(start.history):]]
