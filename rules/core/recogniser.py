@@ -1167,6 +1167,8 @@ class Recogniser:
         # (only complete explanations: moves still in progress may yet be told apart by the table; all of
         # them, before any is dropped, so that the question offers every choice the table cannot show)
         crowded = len(fresh) + len(older) > self.settings.max_hypotheses
+        if crowded and not done:
+            fresh = self._one_from_each(fresh)
         same = self._exploding(done, crowded) if self._prompt is None else None
         if same is not None:
             # choices the table cannot tell apart multiply: ask about the first before the truth is crowded out;
@@ -1178,6 +1180,31 @@ class Recogniser:
             # (presence seed 103, turn 18, played whole: the claim lines crowded the list unasked)
             self._prompt = self._make_prompt(_furthest([*same, *going]))
         self._hyps = self._capped([*fresh, *older])
+
+    def _one_from_each(self, going: list[Hypothesis]) -> list[Hypothesis]:
+        """Moves in progress that crowd the list, reordered so that the best of each kept line they go on
+        from comes first, when those lines differ in a decision each went on from (else as they are).
+
+        Such lines explained the same snapshots, so the table did not tell that choice apart; cut in rank
+        order, the moves kept could all come from one of them. Presence seed 139, turn 28: after two claims
+        Freyith gave the presence-only Tile Pool a Rose, then a Magnet, from her unsensed Exhausted Pool; the
+        five lines of her first gift each went on through her second and the next players' gifts, 288 moves
+        in progress, the twelve kept were all from her first line (a Compass), and the next turn began from a
+        position never reached. Kept, each is asked about once the moves are complete, and an answer searches
+        again for the lines the list had dropped (``_afresh_from_answer``)."""
+        parents = [h for h in self._hyps if h.path and any(g.path[:len(h.path)] == h.path for g in going)]
+        best = max((h.seen - h.held for h in parents), default=0)
+        parents = [h for h in parents if h.seen - h.held == best]
+        if len(parents) < 2 or self._divergence(parents) >= min(len(h.path) for h in parents) - 1:
+            return going
+        first: list[Hypothesis] = []
+        for parent in parents:
+            line = next((g for g in going if g.path[:len(parent.path)] == parent.path
+                         and all(g is not f for f in first)), None)
+            if line is not None:
+                first.append(line)
+        chosen = {id(h) for h in first}
+        return [*first, *(g for g in going if id(g) not in chosen)]
 
     def _ranked_after_answer(self, hyps: list[Hypothesis], exact: list[Hypothesis]) -> list[Hypothesis]:
         """The lines an answer left, when they are more than the list keeps: the best are kept (those that

@@ -1836,3 +1836,25 @@ def test_a_move_in_progress_that_an_answer_rules_out_does_not_stop_the_search():
     upgrades = [(done, options) for done, options in asked if options and options[0].kind == "upgrade"]
     assert upgrades and Action("upgrade", ("u4b",)) in upgrades[0][1], asked
     assert Action("upgrade", ("u4b",)) in [a for _, a in game.recogniser.state.history[len(start.history):]]
+
+
+def test_moves_in_progress_that_crowd_the_list_keep_each_choice_the_table_did_not_tell_apart():
+    """Claim step 4 (p. 17): after each claim every opponent with energy in the Tile Pool may place one from
+    their Exhausted Pool there. Freyith gave a Rose and then a Magnet from her unsensed pool into the
+    presence-only Tile Pool, which already held energy: nothing shows which. The five lines of her first gift
+    each went on through her second and the next players' gifts, 288 moves in progress; the twelve kept were
+    all from her first line (a Compass), and turn 29 began from a position never reached (presence seed 139,
+    turn 28). The best move from each of those lines is kept first, so her first gift is asked about."""
+    game, start = _from_saved("presence_gifts_in_progress_crowd.json", 5, 139, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    freyith = next(i for i, p in enumerate(start.players) if p.char == "freyith")
+
+    def gifts(state: AacState) -> list[Action]:
+        return [a for who, a in state.history[len(start.history):] if who == freyith and a.kind == "gift"]
+
+    made = gifts(game.truth.state)
+    assert made[:1] == [Action("gift", ("rose", "exhausted"))] and gifts(game.recogniser.state) == made, made
+    assert any(done == made[0] and done in options for done, options in asked), asked
