@@ -236,7 +236,12 @@ class AacTruth:
         # (several options whose lines end where the game stands tell nothing apart: presence seed 107, turn
         # 80, "gave a Compass to the Tile Pool, then loaded it" and "loaded one from the Exhausted Pool" end at
         # the same position, and the first option, the gift never made, was named)
-        standing = [key for key, _ in options if outcomes and outcomes.get(key) == now]
+        # (but not while the game still stands where it is asked about: then nothing is decided yet, and an
+        # option that ends there is a load and its way back. Presence seed 125, turn 197: Multanec, asked
+        # which load came next before he made one, named "a Compass from the top row of position 1", whose
+        # line took it back; he then loaded the Compass of position 3, never offered, and the answer had
+        # ruled out the line that did so)
+        standing = [key for key, _ in options if outcomes and outcomes.get(key) == now] if now != context else []
         if len(standing) == 1:
             return standing[0]
         known = self.outcomes.get(context)

@@ -176,6 +176,23 @@ def test_a_player_asked_about_an_upgrade_after_a_promised_benefit_decides_it_too
         assert made[1:] == [benefit, named]
 
 
+def test_a_player_asked_where_the_game_still_stands_decides_rather_than_naming_a_way_back() -> None:
+    """RUNNING OUT OF ENERGY (p. 12: energy loaded between Device rows), presence seed 125, turn 197:
+    Multanec, asked which load came next before he made one, named the option whose line ended where the
+    game stood (a Compass loaded and taken back), as if it told what he had done; he then loaded another
+    Compass, never offered, which his answer ruled out, and the game ended in another state than the
+    table's. Asked about the position the game still stands at, nothing is decided yet: the player decides
+    by answering, and does what they said."""
+    for seed in range(6):
+        truth, seat, legal, memory = _at_a_turn(seed)
+        now = digest(truth.state)
+        options = [(str(n + 1), action) for n, action in enumerate(legal[:3])]
+        key = truth.answer(now, options, memory, {"1": now}, seat)
+        named = dict(options)[key or ""]
+        assert truth.promised == [named]
+        assert truth.choose() == named
+
+
 def test_a_player_whose_decision_is_not_offered_answers_none_of_these() -> None:
     """CLAIM (p. 17), presence seed 101: asked part-way through her claim which tiles she claimed, Rusné
     was offered only other claims; the sim named the first option, and the controller held her to a claim
