@@ -1818,7 +1818,8 @@ class Recogniser:
             if len(before) >= len(done) and (before[: len(done)] == done
                                              or self._reordered(self._committed, done, before[: len(done)])):
                 kept.append((before[len(done):], choice, others, mixed, player))
-            elif done[: len(before)] == before and not any(a.kind in kinds for a in done[len(before):]):
+            elif done[: len(before)] == before and not any(a.kind in kinds for a in done[len(before):]) \
+                    and not self._closed_by(accepted, len(before), {*others, choice} - {None}, player):
                 # committed up to here, the named decision still to come (once a decision of the kind of
                 # any option is committed, the answer was about a choice made: it binds no later one, not
                 # even another player's: "pass" named against a reward's benefit, once a reward energy is
@@ -1849,6 +1850,21 @@ class Recogniser:
         mark = state.clone()
         self._seen_at[id(mark)] = max(self._turn_count - 1, 0)  # (the snapshot it was committed at on)
         self._turn_marks.append(mark)
+
+    def _closed_by(self, accepted: Path, start: int, options: AbstractSet[Action | None], player: int | None) -> bool:
+        """Did the asked player, in these committed decisions from the asked position on, make a decision that
+        closed every option (declined them)? Then the choice asked about is made, and the answer binds nothing
+        later. Presence seed 149, turn 28: Multanec, asked "place an energy into the tile pool?" at a claim
+        early in the game, passed and said "none of these"; the answer stayed with the prefix of the committed
+        position, as a choice still to come, and twenty turns on it ruled out his gift of a Magnet at another
+        claim, which nothing on the presence-only table showed: his pass was committed unasked."""
+        nodes = self._along(self._committed, accepted)
+        for i in range(start, len(accepted)):
+            if not _made_by(accepted[i][0], player):
+                continue
+            if any(o in options for o in _legal(nodes[i])) and not any(o in options for o in _legal(nodes[i + 1])):
+                return True
+        return False
 
     @staticmethod
     def _turn_key(state: State) -> int:

@@ -1858,3 +1858,34 @@ def test_moves_in_progress_that_crowd_the_list_keep_each_choice_the_table_did_no
     made = gifts(game.truth.state)
     assert made[:1] == [Action("gift", ("rose", "exhausted"))] and gifts(game.recogniser.state) == made, made
     assert any(done == made[0] and done in options for done, options in asked), asked
+
+
+def test_an_answer_about_a_gift_declined_binds_no_later_gift():
+    """Claim step 4 (p. 17): after each claim every opponent may place an energy from their Exhausted Pool into
+    the Tile Pool. Multanec, asked "place an energy into the tile pool?" at a claim in turn 13, had passed, and
+    said "none of these". The answer outlived his pass; at Freyith's claim in turn 28 he gave a Magnet to the
+    presence-only Tile Pool, already occupied (nothing showed it), the old answer ruled out every line with
+    his gift, his pass was committed unasked, and turn 29 began from a position never reached (presence seed
+    149, 3 players, played from the start). An answer is spent once the asked player's decision closes every
+    option it offered."""
+    game = table(3, seed=149, fidelity="presence", mistakes=0.005)
+    declined: list[int] = []
+    answer = game.recogniser.answer
+
+    def noting(prompt_id: str, key: str) -> Verdict:
+        prompt = game.recogniser.prompt
+        if key == NONE_OF_THESE and prompt is not None and any(
+                a.kind == "gift" for o in prompt.options for a in o.actions):
+            declined.append(game.truth.state.turns_done)
+        return answer(prompt_id, key)
+
+    game.recogniser.answer = noting  # type: ignore[method-assign]
+    while game.truth.state.turns_done < 30:
+        game.play_one()
+    t = game.totals
+    assert declined and min(declined) < 28  # (the answer that used to outlive its pass)
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    multanec = next(i for i, p in enumerate(game.truth.state.players) if p.char == "multanec")
+    gifts = [(n, a) for n, (who, a) in enumerate(game.truth.state.history) if who == multanec and a.kind == "gift"]
+    assert gifts and gifts == [(n, a) for n, (who, a) in enumerate(game.recogniser.state.history)
+                               if who == multanec and a.kind == "gift"]
