@@ -1814,12 +1814,13 @@ class Recogniser:
         done = tuple(a for _, a in accepted)
         kept: list[Answer] = []
         for before, choice, others, mixed, player in self._decided:
-            kinds = {a.kind for a in (*others, choice) if a is not None}
+            offered = others if choice is None else others | {choice}
+            kinds = {a.kind for a in offered}
             if len(before) >= len(done) and (before[: len(done)] == done
                                              or self._reordered(self._committed, done, before[: len(done)])):
                 kept.append((before[len(done):], choice, others, mixed, player))
             elif done[: len(before)] == before and not any(a.kind in kinds for a in done[len(before):]) \
-                    and not self._closed_by(accepted, len(before), {*others, choice} - {None}, player):
+                    and not self._closed_by(accepted, len(before), offered, player):
                 # committed up to here, the named decision still to come (once a decision of the kind of
                 # any option is committed, the answer was about a choice made: it binds no later one, not
                 # even another player's: "pass" named against a reward's benefit, once a reward energy is
@@ -1851,12 +1852,12 @@ class Recogniser:
         self._seen_at[id(mark)] = max(self._turn_count - 1, 0)  # (the snapshot it was committed at on)
         self._turn_marks.append(mark)
 
-    def _closed_by(self, accepted: Path, start: int, options: AbstractSet[Action | None], player: int | None) -> bool:
+    def _closed_by(self, accepted: Path, start: int, options: AbstractSet[Action], player: int | None) -> bool:
         """Did the asked player, in these committed decisions from the asked position on, make a decision that
         closed every option (declined them)? Then the choice asked about is made, and the answer binds nothing
         later. Presence seed 149, turn 28: Multanec, asked "place an energy into the tile pool?" at a claim
         early in the game, passed and said "none of these"; the answer stayed with the prefix of the committed
-        position, as a choice still to come, and twenty turns on it ruled out his gift of a Magnet at another
+        position, as a choice still to come, and fifteen turns on it ruled out his gift of a Magnet at another
         claim, which nothing on the presence-only table showed: his pass was committed unasked."""
         nodes = self._along(self._committed, accepted)
         for i in range(start, len(accepted)):
