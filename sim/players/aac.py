@@ -21,7 +21,7 @@ from rules.aac.table_view import _strip_face
 from rules.core.api import CHANCE, SIMULTANEOUS, Action, Game, IllegalAction
 from rules.core.physical import LocationSpec
 from rules.core.verdict import NONE_OF_THESE
-from sim.players.memory import PromptMemory
+from sim.players.memory import PromptMemory, without_round_trips
 from sim.players.planner import Motion, Step, plan, table_projection
 from sim.table.aac import AacTable
 
@@ -256,6 +256,8 @@ class AacTruth:
                 if digest(other) == outcome:
                     return key
         rest = self._asked_after(context, memory.since) if memory is not None else None
+        if rest:
+            rest = without_round_trips(rest)  # (what the controller's line carried straight on: seed 150)
         named = _option_among(options, seat, rest or ())
         if named is not None:
             return named

@@ -64,8 +64,30 @@ class PromptMemory:
         """The decisions since the controller last agreed that it has not accepted, in order; only ``seat``'s
         when it is named (and ``deciders`` says who took each decision of ``history``)."""
         since = list(history[self._sync[0]:])
-        mine = [True] * len(since)
-        if seat is not None and deciders is not None:
-            mine = [who == seat for who in deciders[self._sync[0]:]]
-        left = Counter(since) - Counter(self.accepted[self._sync[1]:])
-        return [action for action, own in zip(since, mine) if own and left[action] > 0]
+        whos = list(deciders[self._sync[0]:]) if deciders is not None else [0] * len(since)
+        made = without_round_trips(list(zip(whos, since)))
+        accepted = [a for _, a in without_round_trips([(0, a) for a in self.accepted[self._sync[1]:]])]
+        left = Counter(a for _, a in made) - Counter(accepted)
+        anyone = seat is None or deciders is None
+        return [action for who, action in made if (anyone or who == seat) and left[action] > 0]
+
+
+def without_round_trips(decisions: Sequence[tuple[int, Action]]) -> list[tuple[int, Action]]:
+    """``decisions`` (who, decision) less each energy a seat put into a heap and took one of the same kind
+    straight back out of.
+
+    The tokens are alike, so the player recalls the energy they carried on, not the heap. Presence seed 150,
+    turn 151: Aureon repositioned a Rose from the Gate to the Tile Pool, took a Rose from the pool to the
+    Fortress, then that one to the Gate; the controller's line carried the Gate's Rose straight to the
+    Fortress and asked which energy came next. Recalling the Rose taken from the pool, he named the pool,
+    and the line that went on with the Fortress's Rose was ruled out. (The controller's accepted decisions
+    are read the same way.)"""
+    out: list[tuple[int, Action]] = []
+    for who, action in decisions:
+        if action.kind == "lift" and out and out[-1][0] == who:
+            last = out[-1][1]
+            if last.kind == "place" and len(last.args) == 2 and action.args == (f"{last.args[1]}:{last.args[0]}",):
+                out.pop()
+                continue
+        out.append((who, action))
+    return out

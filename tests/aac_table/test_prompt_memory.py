@@ -12,7 +12,7 @@ from rules.aac.state import AacState
 from rules.core.api import Action
 from rules.core.verdict import NONE_OF_THESE
 from sim.players.aac import AacTruth, digest
-from sim.players.memory import PromptMemory
+from sim.players.memory import PromptMemory, without_round_trips
 
 PASS = Action("pass", ())
 BRIDGE = Action("bridge", ("bp.fortress-beacon",))
@@ -256,3 +256,28 @@ def test_options_whose_lines_all_end_where_the_game_stands_are_told_apart_by_wha
         stands = digest(truth.state)
         options = [("1", other), ("2", made)]
         assert truth.answer("a position not seen", options, memory, {"1": stands, "2": stands}, seat) == "2"
+
+
+def test_an_energy_put_into_the_pool_and_one_taken_straight_out_is_recalled_as_carried_on() -> None:
+    """REPOSITION (p. 16): Aureon moved a Rose from the Gate to the Tile Pool, took a Rose from the pool
+    to the Fortress, then that one to the Gate. The controller's line carried the Gate's Rose straight to
+    the Fortress; asked which energy he repositioned next, he recalled the Rose taken from the pool (the
+    earliest decision it had not accepted) and the line that went on with the Fortress's Rose was ruled
+    out: his turn was committed with two Roses out of the pool (presence seed 150, turn 151). The Roses
+    are alike: what he carried on from the pool is the Rose he had put in, and next came the Fortress's."""
+    memory = PromptMemory()
+    memory.agreed(0)
+    made = ["lift pool:rose", "place rose mon:gate:1", "lift mon:gate:1", "place rose pool", "lift pool:rose",
+            "place rose mon:fortress:3", "lift mon:fortress:3", "place rose mon:gate:1", "pass"]
+    history = [Action(kind, tuple(args)) for kind, *args in (m.split() for m in made)]
+    memory.accept([*history[:3], history[5]])  # the controller's line: the Gate's Rose straight to the Fortress
+    options = [("1", Action("lift", ("mon:fortress:3",))), ("2", Action("lift", ("pool:rose",)))]
+    assert memory.answer(history, options, [0] * len(history), 0) == "1"
+    # a round trip the controller accepted as made is read the same way: nothing of it is left to tell
+    memory = PromptMemory()
+    memory.agreed(0)
+    memory.accept(history[:6])
+    assert memory.answer(history, options, [0] * len(history), 0) == "1"
+    # only one seat's own put-and-take is a round trip: another seat taking from the heap is a decision of theirs
+    assert without_round_trips([(0, history[3]), (1, history[4])]) == [(0, history[3]), (1, history[4])]
+    assert without_round_trips([(0, history[3]), (0, history[4])]) == []
