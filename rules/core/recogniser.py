@@ -631,24 +631,29 @@ class Recogniser:
 
     def _ended_on_the_way(self, observed: Mapping[str, tuple[str, ...] | int],
                           ended: Callable[[State], bool]) -> list[Hypothesis]:
-        """The position part-way along every kept explanation that matches the table and ends the seat's
-        part, when they all pass through the same one.
+        """The positions part-way along the kept explanations that match the table and end the seat's
+        part, when every one passes through such a position.
 
         A line kept as a move in progress may be ahead of the table: after a claim's replace the
         lines that also reveal the next tile (a tile "in a hand", its identity invisible at a presence
         table) crowd out the replace itself, and the seat's button, pressed before anyone drew the
-        tile, found no end from them (presence seed 104). Lines that part before such a position
-        are not chosen between here: the players are told no end was found, as before."""
-        found: Hypothesis | None = None
+        tile, found no end from them (presence seed 104). Lines that part before such a position end at
+        different ones, and each is an end: the players are asked which, as for ends the search finds.
+        (Presence seed 151, turn 151: the lines differed in Rusné's gift at the claim before, which the
+        unsensed Tile Pool could not show; Ignotas pressed his button after his replace, and the table
+        was refused.) If a kept line passes through none, the players are told no end was found."""
+        found: list[Hypothesis] = []
+        known: set[object] = set()
         for h in self._hyps:
             if not h.path:
                 continue  # (the committed position: the search from it found no end)
             here = self._end_along(h, observed, ended)
-            if here is None or (found is not None and self._key(here.state) != self._key(found.state)):
+            if here is None:
                 return []
-            if found is None:
-                found = here
-        return [found] if found is not None else []
+            if (key := self._key(here.state)) not in known:
+                known.add(key)
+                found.append(here)
+        return found
 
     def _ends_along(self, observed: Mapping[str, tuple[str, ...] | int],
                     ended: Callable[[State], bool]) -> list[Hypothesis]:

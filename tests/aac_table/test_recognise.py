@@ -1032,6 +1032,18 @@ def test_the_seat_button_before_the_next_tile_is_revealed_ends_the_turn_at_the_c
 
 
 
+def test_a_seat_button_after_a_replace_ends_the_part_whichever_earlier_gift_the_lines_differ_in():
+    """CLAIM steps 2-4 (p. 17), as above, at a 5-player presence-only table: Ignotas claimed tile II.4,
+    replaced his tile 2 and pressed his button while the pool's tiles had slid and before the next tile
+    was drawn. Every kept line passes through his replace, but they differ before it in Rusné's gift at
+    the claim before (a Rose, a Wild, or none: the Tile Pool's energy is not sensed), so the positions
+    where his part ends differ too; the button found no end and the table was refused (presence seed 151,
+    turn 151). Each such position is an end: the players are asked which, and play goes on."""
+    game, _ = _from_saved("presence_button_after_replace_gifts_differ.json", 5, 151, fidelity="presence")
+    _play_turns(game, 1)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
     """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
     leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
