@@ -256,8 +256,6 @@ class AacTruth:
                 if digest(other) == outcome:
                     return key
         rest = self._asked_after(context, memory.since) if memory is not None else None
-        if rest:
-            rest = without_round_trips(rest)  # (what the controller's line carried straight on: seed 150)
         named = _option_among(options, seat, rest or ())
         if named is not None:
             return named
@@ -361,7 +359,8 @@ class AacTruth:
                     key = digest(child)
                     if key == context:
                         done = {*used, i}
-                        return [decision for j, decision in enumerate(made) if j not in done]
+                        # (less a put-and-take the controller's line carried straight on: presence seed 150)
+                        return without_round_trips([decision for j, decision in enumerate(made) if j not in done])
                     if key not in reached:
                         reached.add(key)
                         nxt.append((child, (*used, i)))
