@@ -473,6 +473,8 @@ class Recogniser:
             # (lines left that explain the table only with a hand at work are no reason not to look for the
             # choice made otherwise: presence seed 135, turn 158, below)
             agreeing += self._declined_alike(before, offered, observed, prompt.player)
+        if observed is not None and agreeing and not any(self._compare(h.state, observed).exact for h in agreeing):
+            agreeing += self._before_ruled_out(before, observed)
         if not agreeing:
             kept = self._hyps
             self._hyps = agreeing = [Hypothesis((), self._committed)]
@@ -490,6 +492,40 @@ class Recogniser:
         if observed is None:
             return Verdict(in_sync=True, pending=self._pending())
         return self._explain(observed, gathered)  # (searched once: the search above is the snapshot's)
+
+    def _before_ruled_out(self, ruled_out: list[Hypothesis],
+                          observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
+        """"None of these" left no line that reads the table exactly: the table searched for again from the
+        positions the ruled-out lines passed through on their way to the question (each that agrees with every
+        answer, the furthest first), one budget over them all. (Presence seed 108, turn 26: Aureon, asked
+        which of her tiles a claimed tile replaced while Multanec's claim was still going on, had claimed
+        nothing; the lines left stopped before his benefit, and his button after his replace found no end.)
+
+        The search from the committed position never lets the table drift further from the snapshot, so it
+        cannot pass through a move the lines had followed snapshot by snapshot: presence seed 156, turn 158,
+        Multanec claimed a tile and replaced his own with it, and before he slid the pool's tiles on, lines
+        with five more decisions, ending in Ignotas claiming the tile in space 4, read the table exactly and
+        crowded out his. Ignotas, asked which of his tiles the claimed one replaced, had claimed nothing; his
+        answer left the committed position alone, from which the claim leaves the table further off."""
+        starts: dict[object, Hypothesis] = {}
+        asked = len(self._prompt_prefix)
+        for h in ruled_out:
+            nodes = self._along(self._committed, h.path)
+            for at in range(min(len(h.path), asked + 1), 0, -1):
+                key = self._key(nodes[at].state)
+                if key not in starts:
+                    start = Hypothesis(h.path[:at], nodes[at].state, h.seen, held=h.held)
+                    if self._agrees(start):
+                        starts[key] = start
+        found: list[Hypothesis] = []
+        left = self.settings.snapshot_budget
+        for start in sorted(starts.values(), key=lambda h: -len(h.path)):
+            if left <= 0:
+                break
+            res = self._search(start, observed, budget=left)
+            left -= res.expansions
+            found += [h for h in (*res.matches, *res.partial) if self._agrees(h)]
+        return found
 
     def _declined_alike(self, ruled_out: list[Hypothesis], offered: frozenset[Action],
                         observed: Mapping[str, tuple[str, ...] | int], player: int | None) -> list[Hypothesis]:

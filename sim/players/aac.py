@@ -309,6 +309,13 @@ class AacTruth:
             # 2's bottom row to position 1's and back; asked where position 1's Magnet went, offered only its
             # top row and position 2's top row, he named the first, never made, and his turn was committed so)
             return NONE_OF_THESE
+        if latest is None and seat is not None and seat >= 0 and taken is None:
+            # a choice of theirs at a position the game never stood at, none of whose options they made or can
+            # make within their next decisions: nothing they did is offered, "none of these" (presence seed
+            # 156, turn 158: Ignotas, asked which of his tiles a claimed tile replaced while Multanec was still
+            # refilling the Tile Pool after his own claim, had claimed nothing; the first option was taken for
+            # his answer, a claim of his was committed, and Multanec's next actions were refused)
+            return NONE_OF_THESE
         return latest
 
     def _stood_at(self, options: list[tuple[str, Action]], outcomes: Mapping[str, str] | None,

@@ -86,11 +86,14 @@ def test_a_player_asked_about_a_choice_not_made_yet_decides_by_answering() -> No
 
 
 def test_a_player_is_not_bound_by_a_question_about_someone_elses_choice_or_one_they_cannot_make() -> None:
+    """Asked about choices they never made and cannot make soon, at a position the game never stood at, a
+    player promises nothing and says "none of these" (presence seed 156, turn 158: Ignotas, asked which of
+    his tiles a claimed tile replaced, had claimed nothing; the first option was taken for his answer)."""
     truth, seat, legal, memory = _at_a_turn(1)
     options = [("1", legal[0]), ("2", legal[1])]
-    assert truth.answer("a position not seen", options, memory, {}, 1 - seat) is None
+    assert truth.answer("a position not seen", options, memory, {}, 1 - seat) == NONE_OF_THESE
     impossible = [("1", Action("reward", ("energy",))), ("2", Action("reward", ("benefit",)))]
-    assert truth.answer("a position not seen", impossible, memory, {}, seat) is None
+    assert truth.answer("a position not seen", impossible, memory, {}, seat) == NONE_OF_THESE
     assert truth.promised == []
 
 

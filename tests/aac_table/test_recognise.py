@@ -1059,6 +1059,25 @@ def test_a_reward_named_before_the_exhaust_the_kept_line_made_first_keeps_the_li
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def test_a_claim_read_as_another_players_until_he_says_he_claimed_nothing_is_found_again():
+    """CLAIM steps 2-4 (p. 17) and MONUMENT SECTION COMPLETION (p. 19) at a 4-player presence-only table:
+    Multanec claimed tile 4 of the pool and replaced his tile 4 with it; before he slid the pool's tiles
+    right, lines with five more decisions read the table exactly (the slide and a tile revealed, the gifts,
+    his pass, and Ignotas taking his share of the section as a benefit: a claim of the tile in space 4).
+    They crowded out his line, and Ignotas was asked which of his tiles the claimed tile replaced. He had
+    claimed nothing; the first option was taken for his answer, and Multanec's next reposition was refused
+    (presence seed 156, turn 158). Answered "none of these", the table is searched for again from the
+    positions the ruled-out lines passed through, and both turns play on."""
+    game, _ = _from_saved("presence_claim_read_as_another_players.json", 4, 156, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    claims = [options for _, options in asked if any(o.kind == "replace" and o.args[1].startswith("ignotas")
+                                                     for o in options)]
+    assert claims, "asked which of Ignotas's tiles a claimed tile replaced"
+
+
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
     """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
     leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
