@@ -501,12 +501,12 @@ class Recogniser:
         which of her tiles a claimed tile replaced while Multanec's claim was still going on, had claimed
         nothing; the lines left stopped before his benefit, and his button after his replace found no end.)
 
-        The search from the committed position never lets the table drift further from the snapshot, so it
-        cannot pass through a move the lines had followed snapshot by snapshot: presence seed 156, turn 158,
-        Multanec claimed a tile and replaced his own with it, and before he slid the pool's tiles on, lines
-        with five more decisions, ending in Ignotas claiming the tile in space 4, read the table exactly and
-        crowded out his. Ignotas, asked which of his tiles the claimed one replaced, had claimed nothing; his
-        answer left the committed position alone, from which the claim leaves the table further off."""
+        The search from the lines left never lets the table drift further from the snapshot, so it cannot
+        pass through a move the ruled-out lines had followed snapshot by snapshot: presence seed 156, turn
+        158, Multanec claimed a tile and replaced his own with it, and before he slid the pool's tiles on,
+        lines with five more decisions, ending in Ignotas claiming the tile in space 4, read the table exactly
+        and crowded out his. Ignotas, asked which of his tiles the claimed one replaced, had claimed nothing;
+        his answer left the committed position alone, from which the claim leaves the table further off."""
         starts: dict[object, Hypothesis] = {}
         asked = len(self._prompt_prefix)
         for h in ruled_out:
@@ -2315,11 +2315,10 @@ class Recogniser:
         if moved_line is not None and moved_tables == made_tables:
             return moved_line
         tables = self._tables_along(start, made, False)
-        if tables is not None and self._tables_along(start, exchanged, False) == tables:
-            line = spliced(exchanged)
-            if line is not None:
-                return line
-        if tables is not None and moved_line is None:
+        exchanged_line = spliced(exchanged) if tables is not None else None
+        if exchanged_line is not None:
+            if self._tables_along(start, exchanged, False) == tables:
+                return exchanged_line
             # (exchanged where the tables on the way differ only as a move's own tokens could have looked,
             # a set-aside energy that the sensors may still see where it stood: the line must still account
             # for every token the snapshots since the commit saw, counted one snapshot more as a hand at
@@ -2327,9 +2326,9 @@ class Recogniser:
             # from the Fortress; the kept line had the exhaust first, which sets Multanec's Magnet aside to
             # bind once her part ends; asked which came first, she named the reward, the kept lines were
             # ruled out, and Multanec's button after his claim was refused)
-            line = spliced(exchanged)
-            if line is not None and self._accounts_for(line, self._unexplained(self._committed, self._since_commit)):
-                return replace(line, held=line.held + 1)
+            if moved_line is None and self._accounts_for(
+                    exchanged_line, self._unexplained(self._committed, self._since_commit)):
+                return replace(exchanged_line, held=exchanged_line.held + 1)
         # (the snapshots would have shown the other order, energy moved between other slots, but the player
         # said the answer came first, so they showed that order, whatever the kept line's: moved first anyway,
         # with one snapshot more counted as a hand at work. Presence seed 119, turn 388: the line kept had
