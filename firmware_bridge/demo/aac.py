@@ -22,6 +22,7 @@ from firmware_bridge.demo.tally import Pace, Tally, refused_legal_play
 from firmware_bridge.service.seams import Publisher
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
+from rules.core.api import CHANCE
 from rules.core.verdict import NONE_OF_THESE
 from sim.judge import Position, differing_paths
 from sim.players.aac import AacTruth
@@ -118,7 +119,7 @@ class AacDemo:
         assert self.stack.watcher is not None
         for kind, value in self.stack.watcher.take_log():
             if kind == "move":
-                self.memory.accept([self.game.action_from_json(value)])
+                self.memory.accept([self.game.action_from_json(value["action"])], 0, [_seat_of(value)])
             else:
                 self.memory.accept([], int(value))
         sync = doc.get("sync") or {}
@@ -175,3 +176,9 @@ class AacDemo:
             self.tally.note(f"still out of sync after putting right: {mistake.name}")
             self.stack.request("resync")
             self._in_sync = bool((self.stack.barrier().get("sync") or {}).get("in_sync", True))
+
+
+def _seat_of(move: dict[str, Any]) -> int:
+    """Who took a published move: its seat, or chance (``seat`` null)."""
+    seat = move.get("seat")
+    return seat if isinstance(seat, int) else CHANCE

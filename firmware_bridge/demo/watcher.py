@@ -37,7 +37,7 @@ class BoardWatcher:
         self.state: dict[str, Any] | None = None
         self.availability = ""  # the board's retained availability ("online": its commands are heard)
         self.events: dict[str, int] = {}
-        self._log: list[tuple[str, Any]] = []  # ("move", action JSON) and ("undo", count), in order
+        self._log: list[tuple[str, Any]] = []  # ("move", the move event) and ("undo", count), in order
         self.keep: set[str] = set()  # event types kept whole, in order (``take_kept``), e.g. {"clock"}
         self._kept: list[tuple[str, dict[str, Any]]] = []
         self._lock = threading.Lock()
@@ -127,7 +127,7 @@ class BoardWatcher:
                 self.events[kind] = self.events.get(kind, 0) + 1
                 event = _decode(message.payload) or {}
                 if kind == "move" and isinstance(event.get("action"), dict):
-                    self._log.append(("move", event["action"]))
+                    self._log.append(("move", event))
                 elif kind == "undo" and isinstance(event.get("count"), int):
                     self._log.append(("undo", event["count"]))
                 if kind in self.keep:

@@ -21,12 +21,18 @@ from rules.core.api import Action
 class PromptMemory:
     def __init__(self) -> None:
         self.accepted: list[Action] = []
+        self.deciders: list[int | None] = []  # who took each accepted decision (None: not told)
         self._sync = (0, 0)  # (truth decisions, accepted decisions) when the controller last agreed
 
-    def accept(self, actions: Sequence[Action], undone: int = 0) -> None:
+    def accept(self, actions: Sequence[Action], undone: int = 0, deciders: Sequence[int | None] | None = None
+               ) -> None:
+        """The controller accepted ``actions`` (taken by ``deciders``, when told) after undoing ``undone``."""
         if undone:
-            del self.accepted[len(self.accepted) - min(undone, len(self.accepted)):]
+            kept = len(self.accepted) - min(undone, len(self.accepted))
+            del self.accepted[kept:]
+            del self.deciders[kept:]
         self.accepted.extend(actions)
+        self.deciders.extend(deciders if deciders is not None else [None] * len(actions))
 
     def agreed(self, truth_decisions: int) -> None:
         """The controller is settled on the table as it is (nothing pending)."""
@@ -66,10 +72,21 @@ class PromptMemory:
         since = list(history[self._sync[0]:])
         whos = list(deciders[self._sync[0]:]) if deciders is not None else [0] * len(since)
         made = without_round_trips(list(zip(whos, since)))
-        accepted = [a for _, a in without_round_trips([(0, a) for a in self.accepted[self._sync[1]:]])]
-        left = Counter(a for _, a in made) - Counter(accepted)
+        told = self.deciders[self._sync[1]:] if deciders is not None else [None] * len(self.deciders)
+        accepted = without_round_trips([(who if who is not None else _ANYONE, action)
+                                        for who, action in zip(told, self.accepted[self._sync[1]:])])
+        # a decision accepted as a named seat's is theirs, not a like one of another seat's (presence seed
+        # 177, turn 201: Ignotas's and Multanec's section benefits; with Ignotas's accepted, Multanec's left,
+        # Ignotas asked which reward his second energy took recalled "the benefit", never made)
+        left_by_seat = Counter(made) - Counter((who, a) for who, a in accepted if who != _ANYONE)
+        left = Counter(a for (_, a), n in left_by_seat.items() for _ in range(n)) \
+            - Counter(a for who, a in accepted if who == _ANYONE)
         anyone = seat is None or deciders is None
-        return [action for who, action in made if (anyone or who == seat) and left[action] > 0]
+        return [action for who, action in made
+                if (anyone or who == seat) and left_by_seat[(who, action)] > 0 and left[action] > 0]
+
+
+_ANYONE = -1000  # an accepted decision whose decider was not told: it may be anyone's
 
 
 def without_round_trips(decisions: Sequence[tuple[int, Action]]) -> list[tuple[int, Action]]:

@@ -150,7 +150,8 @@ class TableGame:
                 self._resync()
 
     def _remember(self, verdict: Verdict) -> None:
-        self.memory.accept([a for _, a in verdict.accepted], verdict.undone)
+        self.memory.accept([a for _, a in verdict.accepted], verdict.undone,
+                           [who for who, _ in verdict.accepted])
         if verdict.in_sync and not verdict.pending:
             self.memory.agreed(len(self.truth.state.history))
 

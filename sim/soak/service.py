@@ -61,6 +61,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 import rules
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
+from rules.core.api import CHANCE
 from rules.core.verdict import NONE_OF_THESE
 from sim.judge import Position, differing_paths, fingerprint_of, same_position
 from sim.link.faults import LinkFaults
@@ -133,7 +134,7 @@ class Watcher:
         self._arrived = threading.Condition(self._lock)
         self._responses: dict[str, dict[str, Any]] = {}
         self._moves: list[tuple[int, dict[str, Any]]] = []  # (journal seq, action JSON) of every move event
-        self._log: list[tuple[str, Any]] = []  # ("move", action JSON) and ("undo", count), not yet taken
+        self._log: list[tuple[str, Any]] = []  # ("move", the move event) and ("undo", count), not yet taken
         self._subscribed = threading.Event()
         self._states = 0  # retained state documents received (the service publishes one on every change)
         self._ids = itertools.count(1)
@@ -216,7 +217,7 @@ class Watcher:
             if topic == f"{self.root}/event/move" and isinstance(body.get("action"), dict):
                 if isinstance(body.get("seq"), int):
                     self._moves.append((body["seq"], body["action"]))
-                self._log.append(("move", body["action"]))
+                self._log.append(("move", body))
             elif topic == f"{self.root}/event/undo" and isinstance(body.get("count"), int):
                 self._log.append(("undo", body["count"]))
             elif topic.startswith(f"{self.root}/response/"):
@@ -590,7 +591,7 @@ class ServiceGame:
         assert self.watcher is not None
         for kind, value in self.watcher.take_log():
             if kind == "move":
-                self.memory.accept([self.game.action_from_json(value)])
+                self.memory.accept([self.game.action_from_json(value["action"])], 0, [_seat_of(value)])
             else:
                 self.memory.accept([], int(value))
 
@@ -1118,3 +1119,9 @@ def _run_side_by_side(cfg: ServiceSoakConfig, say: Callable[[str], None]) -> Ser
             result.stopped = True
     result.wall_seconds = time.monotonic() - started
     return result
+
+
+def _seat_of(move: dict[str, Any]) -> int:
+    """Who took a published move: its seat, or chance (``seat`` null)."""
+    seat = move.get("seat")
+    return seat if isinstance(seat, int) else CHANCE

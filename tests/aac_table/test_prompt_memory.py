@@ -56,6 +56,25 @@ def test_a_player_answers_for_their_own_decisions_only() -> None:
     assert memory.answer(history, [("2", theirs)], [1, 1, 3, 3], 1) is None
 
 
+def test_a_like_decision_of_another_seat_left_unaccepted_is_not_recalled_as_ones_own() -> None:
+    """MONUMENT SECTION COMPLETION (p. 19): two contributors each took their section's benefit; the
+    controller has accepted the first's. Asked which reward their second energy takes, the first recalls
+    nothing (their benefit is accepted), while the second recalls theirs (presence seed 177, turn 201)."""
+    memory = PromptMemory()
+    memory.agreed(0)
+    benefit, energy = Action("reward", ("benefit",)), Action("reward", ("energy",))
+    history = [benefit, benefit]
+    memory.accept([benefit], 0, [2])
+    options = [("1", energy), ("2", benefit)]
+    assert memory.answer(history, options, [2, 3], 2) is None
+    assert memory.answer(history, options, [2, 3], 3) == "2"
+    # (accepted without a decider, it may be either seat's: the one left is recalled by both)
+    memory = PromptMemory()
+    memory.agreed(0)
+    memory.accept([benefit])
+    assert memory.answer(history, options, [2, 3], 2) == "2"
+
+
 def _truth(seed: int) -> AacTruth:
     state = rules.load("aac").new_game(players=2, seed=seed, options={})
     assert isinstance(state, AacState)

@@ -1078,6 +1078,20 @@ def test_a_claim_read_as_another_players_until_he_says_he_claimed_nothing_is_fou
     assert claims, "asked which of Ignotas's tiles a claimed tile replaced"
 
 
+def test_a_neighbours_benefit_left_unaccepted_is_not_recalled_as_ones_own():
+    """MONUMENT SECTION COMPLETION (p. 19) and UPGRADE (p. 20) at a 5-player presence-only table: after
+    the Forge completed, Ignotas took the benefit for his first energy there, then Multanec took his (a
+    bridge token). With Ignotas's benefit accepted and Multanec's not yet, Ignotas was asked which reward
+    his second energy took: he recalled "the benefit" (a like decision was left unaccepted, whose ever it
+    was), made the energy, and then said "none of these" to which upgrade he took; the answer was refused
+    and the next turn began from a position never reached (presence seed 177, turn 201). A player recalls
+    only their own decisions the controller has not accepted."""
+    game, _ = _from_saved("presence_second_reward_after_a_neighbours_benefit.json", 5, 177, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
     """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
     leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
