@@ -405,6 +405,12 @@ class AacTruth:
         if st.current_player < 0 or (seat is not None and st.current_player != seat):
             return None
         named = self.decided.get(context)
+        if named is not None and named not in self._promises(st.current_player):
+            # made already: the game has come round to the position again, and the choice is to make anew
+            # (presence seed 175, turn 208: Ignotas activated his Compass and placed it back on its space,
+            # named when asked; activating it again, asked again there, he named that placing once more and
+            # placed it in the Tile Pool, which the controller, holding him to his answer, never found)
+            named = None
         for key, action in options:
             if action == named:
                 return key

@@ -1092,6 +1092,21 @@ def test_a_neighbours_benefit_left_unaccepted_is_not_recalled_as_ones_own():
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def test_a_compass_placed_back_on_its_space_then_elsewhere_is_asked_about_afresh():
+    """MONUMENT SECTION COMPLETION (p. 19: an activated Compass is placed anywhere, its own space
+    included) at a 5-player presence-only table: Ignotas, asked as the Forge completed, named placing his
+    activated Compass back on its space and did so, which brought the game round to the same position.
+    He activated it again and was asked there again; the sim player named the same placing (spent) and
+    put the Compass in the unsensed Tile Pool, and the controller, holding him to his answer, committed the
+    turn with the Compass exhausted: the next turn began from a position never reached (presence seed 175,
+    turn 208). A decision named at a position and made since is spent: asked there again, the player
+    decides again and does what they say."""
+    game, _ = _from_saved("presence_compass_placed_back_then_elsewhere.json", 5, 175, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
     """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
     leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
