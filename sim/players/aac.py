@@ -90,7 +90,7 @@ class AacTruth:
         self.promised_by = -1
         # what another seat named, asked about a decision of theirs still to come in this turn (a gift after
         # a claim still being made): kept at their first decision where one of the options is open
-        self.answered_ahead: dict[int, tuple[Action, frozenset[Action]]] = {}
+        self.answered_ahead: dict[int, tuple[list[Action], frozenset[Action]]] = {}
         self.answered_in = -1  # (the turn they were named in: kept in it, or not at all)
         self.decided: dict[str, Action] = {}
         self.lay_out()
@@ -116,10 +116,15 @@ class AacTruth:
                 self.promised.remove(promised)
                 return promised
         ahead = self._answered_ahead().get(st.current_player)
-        if ahead is not None and any(option in legal for option in ahead[1]):
-            del self.answered_ahead[st.current_player]
-            if ahead[0] in legal:
-                return ahead[0]
+        if ahead is not None:
+            path, offered = ahead
+            if path[0] in legal:
+                # (the answer, or the decision of theirs that leads to it)
+                if len(path) == 1:
+                    del self.answered_ahead[st.current_player]
+                return path.pop(0)
+            if any(option in legal for option in offered):
+                del self.answered_ahead[st.current_player]
         moving = [a for a in legal if a.kind != "pass"]
         if moving and len(legal) > 1 and self.rng.random() < 0.6:
             return self.rng.choice(moving)
@@ -482,19 +487,22 @@ class AacTruth:
         if not open_later:
             return None
         key, action = self.rng.choice(open_later)
-        self._answered_ahead()[seat] = (action, frozenset(a for _, a in options))
+        self._answered_ahead()[seat] = (list(coming[action]), frozenset(a for _, a in options))
         self.decided[context] = action
         return key
 
-    def _answered_ahead(self) -> dict[int, tuple[Action, frozenset[Action]]]:
+    def _answered_ahead(self) -> dict[int, tuple[list[Action], frozenset[Action]]]:
         if self.state.turns_done != self.answered_in:
             self.answered_ahead, self.answered_in = {}, self.state.turns_done
         return self.answered_ahead
 
-    def _coming_for(self, seat: int, wanted: set[Action], depth: int = 3) -> set[Action]:
+    def _coming_for(self, seat: int, wanted: set[Action], depth: int = 3) -> dict[Action, list[Action]]:
         """The decisions of ``wanted`` open at ``seat``'s next decision, if it comes within ``depth`` decisions
-        (chance as it will fall, other players' any way)."""
-        found: set[Action] = set()
+        (chance as it will fall, other players' any way), or one decision of theirs after it; each with the
+        decisions of theirs that make it (presence seed 180, turn 20: Ignotas, asked while the tile Rusné
+        claimed was being revealed which of his tiles his own claim replaced, had still to take his section's
+        benefit, the claim; he said "none of these", and the line with his claim was ruled out)."""
+        found: dict[Action, list[Action]] = {}
         level = [self.state]
         for _ in range(depth):
             nxt = []
@@ -502,7 +510,8 @@ class AacTruth:
                 if st.is_terminal():
                     continue
                 if st.current_player == seat:
-                    found.update(a for a in st.legal_actions() if a in wanted)
+                    for action, path in _own_paths(st, seat, wanted).items():
+                        found.setdefault(action, path)
                     continue
                 for action in ([st.sample_chance()] if st.current_player == CHANCE else st.legal_actions()):
                     child = st.clone()
@@ -559,3 +568,23 @@ class AacTruth:
         return (self.answer(str(prompt.get("context", "")), options, memory, outcomes,
                             seat if isinstance(seat, int) else None)
                 or str(published[0]["key"]))
+
+
+def _own_paths(st: AacState, seat: int, wanted: set[Action], depth: int = 2) -> dict[Action, list[Action]]:
+    """The decisions of ``wanted`` that ``seat``, deciding at ``st``, can make within ``depth`` decisions of
+    their own, each with the shortest run of their decisions that ends in it."""
+    found: dict[Action, list[Action]] = {}
+    level: list[tuple[AacState, list[Action]]] = [(st, [])]
+    for _ in range(depth):
+        nxt = []
+        for at, path in level:
+            for action in at.legal_actions():
+                if action in wanted:
+                    found.setdefault(action, [*path, action])
+                    continue
+                child = at.clone()
+                child.apply(action)
+                if child.current_player == seat and not child.is_terminal():
+                    nxt.append((child, [*path, action]))
+        level = nxt
+    return found

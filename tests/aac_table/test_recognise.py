@@ -1107,6 +1107,19 @@ def test_a_compass_placed_back_on_its_space_then_elsewhere_is_asked_about_afresh
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def test_a_claim_asked_about_before_the_benefit_that_makes_it_is_decided_ahead():
+    """MONUMENT SECTION COMPLETION (p. 19) and CLAIM (p. 17) at a 4-player presence-only table: after
+    Rusné's claim, while the tile to refill the pool was being revealed, Ignotas was asked which of his
+    tiles the tile he claims replaces. His benefit (the claim) was still to take; looking only at his next
+    decision, the sim player found nothing offered and said "none of these", which ruled out the line with
+    his claim, and the next turn began from a position never reached (presence seed 180, turn 20). A
+    player asked ahead looks one decision of theirs further, and answers by deciding both."""
+    game, _ = _from_saved("presence_claim_asked_before_its_benefit.json", 4, 180, fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
     """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
     leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
