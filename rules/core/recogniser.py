@@ -285,6 +285,7 @@ class Recogniser:
         self._prompt_index = 0  # the option a seat button's short presses have reached
         self._prompt_prefix: tuple[Action, ...] = ()  # the decisions before it
         self._prompt_extra: list[Hypothesis] = []  # explanations taking the options no kept one took
+        self._ending: int | None = None  # the seat whose button raised the open question: its part is over
         # answers given: after these decisions, of these options the player named this one
         self._decided: list[Answer] = []
         self._prompt_mixed = False
@@ -396,7 +397,7 @@ class Recogniser:
         if self._observed is not None and chosen and self._crowded:
             chosen += self._afresh_from_answer(chosen, option.actions[0], self._observed)
         self._prompt = None
-        self._hyps = chosen or self._hyps[:1]
+        self._hyps = self._ended_for_button(chosen or self._hyps[:1])
         observed = self._observed
         if observed is not None and not all(self._compare(h.state, observed).exact for h in self._hyps):
             # asked while the move is still being made: the table will show when it is done; the next
@@ -418,7 +419,22 @@ class Recogniser:
                     self._prompt, self._prompt_extra = None, []
             self._hyps = self._capped(self._ranked_after_answer(self._hyps, exact))
             return Verdict(in_sync=True, pending=True, prompts=self._prompts())
-        return self._settle(self._hyps, Verdict())
+        verdict = self._settle(self._hyps, Verdict())
+        if self._prompt is None:
+            self._ending = None
+        return verdict
+
+    def _ended_for_button(self, lines: list[Hypothesis]) -> list[Hypothesis]:
+        """Of the lines left by an answer to a question the seat's button raised, those that end the seat's
+        part (all of them if none does): the button said the part is over, and the answer does not unsay it.
+        Presence seed 178's last turn: Freyith slid her tile in and pressed her button; the ends differed in
+        choices the table could not show, and once she had answered them the line that had slid the tile
+        without passing was kept beside the one that passed, so the game's last decision was never committed."""
+        seat = self._ending
+        if seat is None:
+            return lines
+        ended = [h for h in lines if h.state.is_terminal() or h.state.current_player != seat]
+        return ended or lines
 
     def _afresh_from_answer(self, chosen: list[Hypothesis], choice: Action,
                             observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
@@ -620,6 +636,7 @@ class Recogniser:
     def end_turn(self, seat: int) -> Verdict:
         """The seat says it is done: the decisions that match the table and end its turn (asked when they differ)."""
 
+        self._ending = None
         if self._hyps and all(h.state.current_player == SIMULTANEOUS for h in self._hyps):
             return self._end_simultaneous(seat)
 
@@ -663,7 +680,9 @@ class Recogniser:
         # every end the table cannot tell apart stays (one per position: ``_settle`` dedupes): the fewest
         # decisions would assume declined what leaves no trace (a bridge token's replenish taken), so the
         # players are asked instead
-        return self._settle(found, Verdict())
+        verdict = self._settle(found, Verdict())
+        self._ending = seat if self._prompt is not None else None
+        return verdict
 
     def _ended_on_the_way(self, observed: Mapping[str, tuple[str, ...] | int],
                           ended: Callable[[State], bool]) -> list[Hypothesis]:
@@ -909,6 +928,7 @@ class Recogniser:
         self._decided = []
         self._since_last_commit()
         self._prompt = None
+        self._ending = None
         verdict = Verdict(undone=undone)
         if self._observed is not None:
             return self._merge(verdict, self._explain(self._observed))
@@ -971,6 +991,7 @@ class Recogniser:
         self._decided = []
         self._since_last_commit()
         self._prompt = None
+        self._ending = None
         if self._observed is None:
             return Verdict()
         return self._explain(self._observed)

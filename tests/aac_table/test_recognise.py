@@ -1120,6 +1120,25 @@ def test_a_claim_asked_about_before_the_benefit_that_makes_it_is_decided_ahead()
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def test_the_last_turn_ended_by_the_button_is_committed_once_its_questions_are_answered():
+    """GAME END (p. 32: finish the current player's turn, then final scoring) and ADVANCE (p. 13: a slid
+    tile's loads, then the turn ends) at a 2-player presence-only table: Freyith, in the game's last turn,
+    slid her tile into position 1, loaded nothing and pressed her button. The ends differed in choices the
+    table could not show (her Compass at the section completion, the slide); once she had answered, the line
+    that had slid the tile without passing was kept beside the one that passed, nothing more came to tell
+    them apart, and the game's final state was never reached (presence seed 178; the position at the start
+    of turn 92). An answer to a question the button raised keeps the lines that end the seat's part."""
+    game, _ = _from_saved("presence_last_turn_ends_after_answers.json", 2, 178, fidelity="presence")
+    decisions = 0
+    while not game.truth.state.is_terminal():
+        game.play_one()
+        decisions += 1
+    game.finish(decisions)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+    assert t.prompts > 0
+
+
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
     """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
     leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
