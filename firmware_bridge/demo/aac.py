@@ -22,7 +22,6 @@ from firmware_bridge.demo.tally import Pace, Tally, refused_legal_play
 from firmware_bridge.service.seams import Publisher
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
-from rules.core.api import CHANCE
 from rules.core.verdict import NONE_OF_THESE
 from sim.judge import Position, differing_paths
 from sim.players.aac import AacTruth
@@ -117,11 +116,7 @@ class AacDemo:
     def _remember(self, doc: dict[str, Any]) -> None:
         """Follow the event log (accepted moves, undos) and note when the service agrees with the table."""
         assert self.stack.watcher is not None
-        for kind, value in self.stack.watcher.take_log():
-            if kind == "move":
-                self.memory.accept([self.game.action_from_json(value["action"])], 0, [_seat_of(value)])
-            else:
-                self.memory.accept([], int(value))
+        self.memory.follow(self.stack.watcher.take_log(), self.game)
         sync = doc.get("sync") or {}
         if sync.get("in_sync", True) and not sync.get("pending") and not doc.get("prompts"):
             self.memory.agreed(len(self.truth.state.history))
@@ -176,9 +171,3 @@ class AacDemo:
             self.tally.note(f"still out of sync after putting right: {mistake.name}")
             self.stack.request("resync")
             self._in_sync = bool((self.stack.barrier().get("sync") or {}).get("in_sync", True))
-
-
-def _seat_of(move: dict[str, Any]) -> int:
-    """Who took a published move: its seat, or chance (``seat`` null)."""
-    seat = move.get("seat")
-    return seat if isinstance(seat, int) else CHANCE

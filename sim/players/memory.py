@@ -13,9 +13,10 @@ earlier. So an option naming a specific decision they made comes first.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from rules.core.api import Action
+from rules.core.api import CHANCE, Action, Game
 
 
 class PromptMemory:
@@ -33,6 +34,16 @@ class PromptMemory:
             del self.deciders[kept:]
         self.accepted.extend(actions)
         self.deciders.extend(deciders if deciders is not None else [None] * len(actions))
+
+    def follow(self, log: Iterable[tuple[str, Any]], game: Game) -> None:
+        """The controller's event log as published, in order: ("move", a move event: its ``action`` JSON and
+        ``seat``, null for chance) and ("undo", how many decisions)."""
+        for kind, value in log:
+            if kind == "move":
+                seat = value.get("seat")
+                self.accept([game.action_from_json(value["action"])], 0, [seat if isinstance(seat, int) else CHANCE])
+            else:
+                self.accept([], int(value))
 
     def agreed(self, truth_decisions: int) -> None:
         """The controller is settled on the table as it is (nothing pending)."""
@@ -79,8 +90,10 @@ class PromptMemory:
         # 177, turn 201: Ignotas's and Multanec's section benefits; with Ignotas's accepted, Multanec's left,
         # Ignotas asked which reward his second energy took recalled "the benefit", never made)
         left_by_seat = Counter(made) - Counter((who, a) for who, a in accepted if who != _ANYONE)
-        left = Counter(a for (_, a), n in left_by_seat.items() for _ in range(n)) \
-            - Counter(a for who, a in accepted if who == _ANYONE)
+        left: Counter[Action] = Counter()
+        for (_, action), n in left_by_seat.items():
+            left[action] += n
+        left -= Counter(a for who, a in accepted if who == _ANYONE)
         anyone = seat is None or deciders is None
         return [action for who, action in made
                 if (anyone or who == seat) and left_by_seat[(who, action)] > 0 and left[action] > 0]

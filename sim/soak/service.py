@@ -61,7 +61,6 @@ from paho.mqtt.enums import CallbackAPIVersion
 import rules
 from hal.wiring.loader import load_wiring_map
 from rules.aac.state import AacState
-from rules.core.api import CHANCE
 from rules.core.verdict import NONE_OF_THESE
 from sim.judge import Position, differing_paths, fingerprint_of, same_position
 from sim.link.faults import LinkFaults
@@ -589,11 +588,7 @@ class ServiceGame:
 
     def _follow_log(self) -> None:
         assert self.watcher is not None
-        for kind, value in self.watcher.take_log():
-            if kind == "move":
-                self.memory.accept([self.game.action_from_json(value["action"])], 0, [_seat_of(value)])
-            else:
-                self.memory.accept([], int(value))
+        self.memory.follow(self.watcher.take_log(), self.game)
 
     def _check_service(self) -> None:
         """A service that stopped without being killed is a crash: count it and start it again."""
@@ -1119,9 +1114,3 @@ def _run_side_by_side(cfg: ServiceSoakConfig, say: Callable[[str], None]) -> Ser
             result.stopped = True
     result.wall_seconds = time.monotonic() - started
     return result
-
-
-def _seat_of(move: dict[str, Any]) -> int:
-    """Who took a published move: its seat, or chance (``seat`` null)."""
-    seat = move.get("seat")
-    return seat if isinstance(seat, int) else CHANCE
