@@ -147,6 +147,8 @@ class Hypothesis:
     # of those snapshots, the ones it explained only with tokens in a hand or a move part-way (of two lines
     # to the same position, the one the table showed at each step is likelier: presence seed 100)
     held: int = 0
+    # the places whose tokens were out of sight (in a hand) at the latest snapshot this line explained so
+    holding: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -1565,7 +1567,8 @@ class Recogniser:
             result.matches.append(Hypothesis(start.path, start.state, start.seen + 1, held=start.held))
             return result
         held = start.held + 1  # (a move in progress found by this search: the snapshot showed it unfinished)
-        again = Hypothesis(start.path, start.state, start.seen + 1, start.before, held)
+        again = Hypothesis(start.path, start.state, start.seen + 1, start.before, held, frozenset(cmp0.missing))
+        carried_over = self._carried_over(start)
         hands = goal is None and not swapping  # (moves in progress are looked for; a swap is looked for whole)
         if hands and start.before is not None and self._still_between(start.before, root, cmp0, observed):
             # the hand may still be carrying out this decision (several tokens, over several snapshots); the
@@ -1619,10 +1622,12 @@ class Recogniser:
                         cmp2 = recompare(self.view.units, cmp, changed, kid.exp, kid.proj.flexible, observed,
                                          node.proj.flexible)
                         kid.cmp = (observed, cmp2)
-                    if hands and not cmp2.exact and self._between(cmp, changed, node.exp, kid.exp, observed):
+                    held_on = carried_over(kid.state, cmp2)
+                    if hands and not cmp2.exact and not held_on \
+                            and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
                         going.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
-                                                kid.state, start.seen + 1, state, held))
+                                                kid.state, start.seen + 1, state, held, frozenset(cmp2.missing)))
                     further = cmp2.score > cmp.score
                     if further and (not swapping or id(hyp) in swapped
                                     or not further_only_at_counts(self.view.units, cmp, cmp2)):
@@ -1644,8 +1649,8 @@ class Recogniser:
                             result.matches.append(h2)
                         continue
                     if (hands and cmp2.missing_only and cmp2.score <= settings.max_in_hand
-                            and id(hyp) not in chained):
-                        result.partial.append(replace(h2, held=held))
+                            and id(hyp) not in chained and not held_on):
+                        result.partial.append(replace(h2, held=held, holding=frozenset(cmp2.missing)))
                     if vanishing and cmp2.extra == cmp.extra and cmp2.missing == cmp.missing:
                         chained.add(id(h2))
                         level.append((h2, kid, cmp2))  # (searched at this level, after the rest of it)
@@ -1659,7 +1664,8 @@ class Recogniser:
                 if len(going) > settings.max_between:
                     # too many to keep (choices the table cannot show yet, such as which energy paid):
                     # the position before them stands for all, and is searched again at the next snapshot
-                    result.partial.append(Hypothesis(hyp.path, state, start.seen + 1, hyp.before, held))
+                    result.partial.append(Hypothesis(hyp.path, state, start.seen + 1, hyp.before, held,
+                                                     frozenset(cmp.missing)))
                 else:
                     result.partial.extend(going)
             if result.matches:
@@ -1807,6 +1813,26 @@ class Recogniser:
             if not level:
                 break
         return out, spent
+
+    def _carried_over(self, start: Hypothesis) -> Callable[[State, Comparison], bool]:
+        """For a search from ``start``: does a position it reaches keep a token in a hand past the end of the
+        turn the hand took it up in? Out of sight at the latest snapshot ``start`` explained, and still out of
+        place once its decisions have ended that turn, it would be for a decision of a later turn: nobody
+        lifts a token for their next turn and holds it through the others' (presence seed 188, 2 players,
+        turn 44: Freyith's Compass, lifted from her position 1 to be exhausted, was kept as in a hand by a line
+        that had her recharge with another energy and pass; it held it through Multanec's whole turn, and at
+        her next turn, an ADVANCE, the line that exhausted it then stood alone: her slide was refused).
+        Not where players act at once: there each seat's action is a turn of its own."""
+        if not start.holding or start.state.current_player == SIMULTANEOUS:
+            return lambda state, cmp: False
+        turn = self._turn_key(start.state)
+        holding = start.holding
+
+        def carried(state: State, cmp: Comparison) -> bool:
+            return (state.current_player != SIMULTANEOUS and self._turn_key(state) != turn
+                    and not holding.isdisjoint(cmp.missing))
+
+        return carried
 
     def _still_between(self, before: State, node: _Node, cmp: Comparison,
                        observed: Mapping[str, tuple[str, ...] | int]) -> bool:

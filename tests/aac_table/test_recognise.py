@@ -258,6 +258,26 @@ def _played_as_made(saved: str, players: int, seed: int, turns: int = 2, fidelit
     assert done[:len(truth)] == truth[:len(done)], (done, truth)
 
 
+def _played_to_positions_reached(saved: str, players: int, seed: int, turns: int = 2,
+                                 fidelity: str = "presence") -> None:
+    """Play on from a saved position: no legal move refused, no desync, nothing noted, and the position
+    committed is one the players reached (by the decisions made, or others the table cannot tell apart
+    that lead to the same position)."""
+    game, start = _from_saved(saved, players, seed, fidelity=fidelity)
+    _play_turns(game, turns)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    reached = [_position(start)]
+    state = start.clone()
+    for _, action in game.truth.state.history[len(start.history):]:
+        state.apply(action)
+        reached.append(_position(state))
+    committed = game.recogniser.state
+    assert isinstance(committed, AacState)
+    assert len(committed.history) > len(start.history)
+    assert _position(committed) in reached
+
+
 def _position(state: AacState) -> dict[str, object]:
     """The state as saved, without the decisions that led to it."""
     data = state.to_json()
@@ -1139,6 +1159,21 @@ def test_the_last_turn_ended_by_the_button_is_committed_once_its_questions_are_a
     assert t.prompts > 0
 
 
+def test_a_token_is_not_held_in_a_hand_past_the_end_of_the_turn_it_was_taken_up_in():
+    """ACTIONS TURN (p. 15: exhaust a bottom-row energy, activate the token below it, repeat) and ADVANCE
+    (p. 13) at a 2-player presence-only table: Freyith exhausted her Compass of position 5, then her Compass
+    of position 1, which recharged her Channel Marker (Recharge, p. 16), and went on. A line that had the
+    first energy recharge kept the second "in a hand" through the rest of her turn and the whole of
+    Multanec's; at her next turn, an ADVANCE, the line that exhausted it then was all that was left, and her
+    slide was refused (presence seed 188; the position at the start of turn 44). A token out of sight is
+    not carried past the end of the turn it was taken up in."""
+    game, _ = _from_saved("presence_compass_held_past_the_turn.json", 2, 188, fidelity="presence")
+    _play_turns(game, 3)
+    t = game.totals
+    assert game.truth.state.turns_done == 47
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
     """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
     leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
@@ -1651,8 +1686,10 @@ def test_a_position_five_energy_is_asked_about_every_token_it_may_have_activated
     other options were loads, later), she could only answer "none of these", every line was ruled out, and
     Aureon's claim three turns on was refused (presence seed 115, 5 players, turn 34). Options of each kind
     now come with their alternatives at the same position; and her answer rules out the lines where the
-    energy activated token 4 (her Compass's token later), which no option named."""
-    _played_as_made("presence_position_five_activates_another_token.json", 5, 115, 4)
+    energy activated token 4 (her Compass's token later), which no option named. (The question came because
+    lines holding her next energy "in a hand" past her turn kept her part open; without them the line to
+    the same position is committed unasked: the position she reached, if not the token she named.)"""
+    _played_to_positions_reached("presence_position_five_activates_another_token.json", 5, 115, 4)
 
 
 def test_a_token_lifted_and_put_back_does_not_rule_out_the_lines_that_never_moved_it():
@@ -1716,11 +1753,19 @@ def test_a_question_offers_an_alternative_that_fits_only_another_offered_lines_l
     (presence seed 123, 3 players, turn 150: "You hold no energy to place"). Each offered line is now
     tried for the alternatives of its kind. (Multanec's placements into the unsensed Tile Pool and onto a
     monument, and Rusné's reward gained into her unsensed Exhausted Pool, are committed in another order
-    that reaches the same positions: only the questions and the turn starts are held to the truth here.)"""
-    _, asked = _played_and_asked("presence_loads_from_the_device_when_out_of_energy.json", 3, 123, 2,
-                                 fidelity="presence")
+    that reaches the same positions: only the questions and the turn starts are held to the truth here.)
+    A question may be about one energy's slot (the Magnet's: top or bottom row), asked at a position where
+    she loaded the other energy first: then what she did with that energy is offered."""
+    game, start = _from_saved("presence_loads_from_the_device_when_out_of_energy.json", 3, 123,
+                              fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    made = {action for _, action in game.truth.state.history[len(start.history):]}
     loads = [(done, options) for done, options in asked if done is not None and done.kind == "load"]
-    assert loads and all(done in options for done, options in loads), asked
+    assert loads and all(done in options or not made.isdisjoint(options) for done, options in loads), asked
+    assert any(done in options for done, options in loads), asked
 
 
 def test_an_alternative_an_earlier_answer_ruled_out_is_not_offered_again():
