@@ -48,6 +48,7 @@ _DELTAS_KEPT = 16  # pairs of snapshots whose differing units are kept (``_readi
 # things let go and not yet freed (``_let_go``), at most: each may hold a searched subtree, and a recogniser
 # nobody calls ``tidy`` on (the soaks') must stay bounded as ``_stale`` does
 _DROPPED_KEPT = 8
+KEPT_SNAPSHOTS = 8  # the latest snapshots whose kept lines a table put back takes up again (``_put_back_lines``)
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
@@ -283,6 +284,9 @@ class Recogniser:
         self._turn_seen: deque[dict[str, tuple[str, ...] | int]] = deque(maxlen=self.settings.turn_snapshots)
         self._turn_count = 0
         self._seen_at: dict[int, int] = {}
+        # the latest snapshots that left lines pending, each with the committed position and the lines kept
+        # after it (``_put_back_lines``)
+        self._kept_at: deque[tuple[Observed, State, tuple[Hypothesis, ...]]] = deque(maxlen=KEPT_SNAPSHOTS)
         self._prompt: Prompt | None = None
         self._prompt_index = 0  # the option a seat button's short presses have reached
         self._prompt_prefix: tuple[Action, ...] = ()  # the decisions before it
@@ -353,7 +357,10 @@ class Recogniser:
         if not self._turn_seen or self._turn_seen[-1] != observed:
             self._turn_seen.append(observed)
             self._turn_count += 1
-        return self._explain(observed)
+        verdict = self._explain(observed)
+        if verdict.pending and (not self._kept_at or self._kept_at[-1][0] != observed):
+            self._kept_at.append((observed, self._committed, tuple(self._hyps)))
+        return verdict
 
     def event(self, event: MomentaryEvent) -> Verdict:
         seat = self.view.seat_of_button(self._committed, event.location)
@@ -1004,6 +1011,8 @@ class Recogniser:
                  | None = None) -> Verdict:
         """``gathered``: ``_gather``'s result for ``observed`` from the kept lines, if already searched."""
         matches, partial, closest = gathered if gathered is not None else self._gather(observed)
+        if not matches and gathered is None:
+            matches = self._put_back_lines(observed)
         if matches:
             return self._matched(matches, partial, observed)
         if not partial and self._widen and self.settings.unwatched_reach > 1:
@@ -1026,6 +1035,30 @@ class Recogniser:
         if swapped is not None:
             return swapped
         return self._out_of_sync(observed, closest)
+
+    def _put_back_lines(self, observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
+        """The table is back as it was at an earlier snapshot since the last commit, and no kept line explains
+        it but with a hand at work: the lines kept then explain it whole (the players put right what they did
+        in between), and are taken up again.
+
+        Presence seed 190, 2 players, turn 89: Freyith, part-way through a claim (the tile lifted from the
+        Tile Pool), put an exhausted Compass on an Achievement by mistake and took it back. A legal line read
+        the Compass as a Tile Pool energy moved there; with the claim's lines dropped meanwhile, the kept
+        lines then held that energy "in a hand" to the end of the turn, and Rusné's next move was refused."""
+        restored: list[Hypothesis] = []
+        if len(self._kept_at) < 2:
+            return restored
+        taken = {self._line_key(h) for h in self._hyps}
+        for seen, committed, lines in list(self._kept_at)[:-1]:
+            if seen != observed or committed is not self._committed:
+                continue
+            for h in lines:
+                key = self._line_key(h)
+                if key in taken or not self._compare(h.state, observed).exact or not self._agrees(h):
+                    continue
+                taken.add(key)
+                restored.append(Hypothesis(h.path, h.state, h.seen + 1, held=h.held))
+        return restored
 
     def _gather(self, observed: Mapping[str, tuple[str, ...] | int], swapping: bool = False
                 ) -> tuple[list[Hypothesis], list[Hypothesis], list[tuple[int, Hypothesis, Comparison]]]:

@@ -1174,6 +1174,21 @@ def test_a_token_is_not_held_in_a_hand_past_the_end_of_the_turn_it_was_taken_up_
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def test_a_mistake_put_back_mid_claim_takes_up_the_claim_again():
+    """CLAIM (p. 17) and REDOING ACTIONS (p. 34) at a 2-player presence-only table: Freyith, part-way
+    through a claim (the tile lifted from the Tile Pool), put an exhausted Compass on an Achievement's space
+    by mistake and took it back. A legal line read the Compass as a Tile Pool energy moved there, and the
+    claim's lines were dropped meanwhile; the kept lines held that energy "in a hand" to the end of her
+    turn, and Rusné's next move was refused (presence seed 190; the position at the start of turn 88). The
+    table back as it was takes up the lines kept when it last looked so."""
+    game, _ = _from_saved("presence_mistake_put_back_mid_claim.json", 2, 190, fidelity="presence")
+    _play_turns(game, 3)
+    t = game.totals
+    assert game.truth.state.turns_done == 91
+    assert t.mistakes == 1
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
     """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
     leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
