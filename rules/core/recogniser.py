@@ -401,6 +401,8 @@ class Recogniser:
             return self._answered_none(prompt, before, others)
         self._decided.append((self._prompt_prefix, option.actions[0], others, self._prompt_mixed, prompt.player))
         chosen = [h for h in before if self._agrees(h)]
+        if not chosen:
+            chosen = self._answered_again(before, option.actions[0])
         chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others,
                                          prompt.player)
         if self._observed is not None and chosen and self._crowded:
@@ -432,6 +434,25 @@ class Recogniser:
         if self._prompt is None:
             self._ending = None
         return verdict
+
+    def _answered_again(self, before: list[Hypothesis], choice: Action) -> list[Hypothesis]:
+        """No line agrees with every answer given: an earlier answer by the same player to the same choice
+        (the same decisions before it) that this one contradicts is taken back, the latest counting, when
+        lines agree then. Presence seed 193, 5 players, turn 180: Rusné, asked before her turn to give came
+        whether she gave a Magnet, a Rose or nothing, said "none of these"; asked again once she had given
+        her Rose, she named it, no line agreed with both answers, and the first kept line, her Magnet, was
+        committed."""
+        prefix, _, _, _, player = self._decided[-1]
+        earlier = [entry for entry in self._decided[:-1]
+                   if entry[0] == prefix and entry[4] == player and entry[1] != choice]
+        if not earlier:
+            return []
+        kept = self._decided
+        self._decided = [entry for entry in kept if entry not in earlier]
+        agreeing = [h for h in before if self._agrees(h)]
+        if not agreeing:
+            self._decided = kept
+        return agreeing
 
     def _ended_for_button(self, lines: list[Hypothesis]) -> list[Hypothesis]:
         """Of the lines left by an answer to a question the seat's button raised, those that end the seat's

@@ -1189,6 +1189,20 @@ def test_a_mistake_put_back_mid_claim_takes_up_the_claim_again():
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def test_a_later_answer_to_the_same_choice_takes_back_an_earlier_none_of_these():
+    """CLAIM step 4 (p. 17: each opponent may place an energy from their Exhausted Pool into the Tile Pool)
+    at a 5-player presence-only table, neither pool sensed: asked before her turn to give came whether she
+    gave a Magnet, a Rose or nothing, Rusné said "none of these"; asked again once she had given her Rose,
+    she named it. No line agreed with both answers, the first kept line (her Magnet) was committed, and turn
+    181 began from a position never reached (presence seed 193; the position at the start of turn 178). The
+    latest answer to the same choice counts."""
+    game, _ = _from_saved("presence_gift_answered_again_after_none.json", 5, 193, fidelity="presence")
+    _play_turns(game, 4)
+    t = game.totals
+    assert game.truth.state.turns_done == 182
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
     """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
     leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
