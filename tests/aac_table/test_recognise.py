@@ -278,6 +278,17 @@ def _played_to_positions_reached(saved: str, players: int, seed: int, turns: int
     assert _position(committed) in reached
 
 
+def _played_without_errors(saved: str, players: int, seed: int, turns: int,
+                           fidelity: str = "presence") -> TableGame:
+    """Play ``turns`` whole turns on from a saved position: no legal move refused, no desync."""
+    game, start = _from_saved(saved, players, seed, fidelity=fidelity)
+    _play_turns(game, turns)
+    t = game.totals
+    assert game.truth.state.turns_done == start.turns_done + turns
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    return game
+
+
 def _position(state: AacState) -> dict[str, object]:
     """The state as saved, without the decisions that led to it."""
     data = state.to_json()
@@ -1167,11 +1178,7 @@ def test_a_token_is_not_held_in_a_hand_past_the_end_of_the_turn_it_was_taken_up_
     Multanec's; at her next turn, an ADVANCE, the line that exhausted it then was all that was left, and her
     slide was refused (presence seed 188; the position at the start of turn 44). A token out of sight is
     not carried past the end of the turn it was taken up in."""
-    game, _ = _from_saved("presence_compass_held_past_the_turn.json", 2, 188, fidelity="presence")
-    _play_turns(game, 3)
-    t = game.totals
-    assert game.truth.state.turns_done == 47
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    _played_without_errors("presence_compass_held_past_the_turn.json", 2, 188, 3)
 
 
 def test_a_mistake_put_back_mid_claim_takes_up_the_claim_again():
@@ -1181,12 +1188,8 @@ def test_a_mistake_put_back_mid_claim_takes_up_the_claim_again():
     claim's lines were dropped meanwhile; the kept lines held that energy "in a hand" to the end of her
     turn, and Rusné's next move was refused (presence seed 190; the position at the start of turn 88). The
     table back as it was takes up the lines kept when it last looked so."""
-    game, _ = _from_saved("presence_mistake_put_back_mid_claim.json", 2, 190, fidelity="presence")
-    _play_turns(game, 3)
-    t = game.totals
-    assert game.truth.state.turns_done == 91
-    assert t.mistakes == 1
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    game = _played_without_errors("presence_mistake_put_back_mid_claim.json", 2, 190, 3)
+    assert game.totals.mistakes == 1
 
 
 def test_a_later_answer_to_the_same_choice_takes_back_an_earlier_none_of_these():
@@ -1196,11 +1199,7 @@ def test_a_later_answer_to_the_same_choice_takes_back_an_earlier_none_of_these()
     she named it. No line agreed with both answers, the first kept line (her Magnet) was committed, and turn
     181 began from a position never reached (presence seed 193; the position at the start of turn 178). The
     latest answer to the same choice counts."""
-    game, _ = _from_saved("presence_gift_answered_again_after_none.json", 5, 193, fidelity="presence")
-    _play_turns(game, 4)
-    t = game.totals
-    assert game.truth.state.turns_done == 182
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    _played_without_errors("presence_gift_answered_again_after_none.json", 5, 193, 4)
 
 
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
