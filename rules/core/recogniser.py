@@ -1067,10 +1067,8 @@ class Recogniser:
         the Compass as a Tile Pool energy moved there; with the claim's lines dropped meanwhile, the kept
         lines then held that energy "in a hand" to the end of the turn, and Rusné's next move was refused."""
         restored: list[Hypothesis] = []
-        if len(self._kept_at) < 2:
-            return restored
         taken = {self._line_key(h) for h in self._hyps}
-        for seen, committed, lines in list(self._kept_at)[:-1]:
+        for seen, committed, lines in list(self._kept_at)[:-1]:  # (the latest: the lines kept now, or dropped since)
             if seen != observed or committed is not self._committed:
                 continue
             for h in lines:
@@ -1676,7 +1674,7 @@ class Recogniser:
                         cmp2 = recompare(self.view.units, cmp, changed, kid.exp, kid.proj.flexible, observed,
                                          node.proj.flexible)
                         kid.cmp = (observed, cmp2)
-                    held_on = carried_over(kid.state, cmp2)
+                    held_on = carried_over is not None and carried_over(kid.state, cmp2)
                     if hands and not cmp2.exact and not held_on \
                             and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
@@ -1868,7 +1866,7 @@ class Recogniser:
                 break
         return out, spent
 
-    def _carried_over(self, start: Hypothesis) -> Callable[[State, Comparison], bool]:
+    def _carried_over(self, start: Hypothesis) -> Callable[[State, Comparison], bool] | None:
         """For a search from ``start``: does a position it reaches keep a token in a hand past the end of the
         turn the hand took it up in? Out of sight at the latest snapshot ``start`` explained, and still out of
         place once its decisions have ended that turn, it would be for a decision of a later turn: nobody
@@ -1876,9 +1874,10 @@ class Recogniser:
         turn 44: Freyith's Compass, lifted from her position 1 to be exhausted, was kept as in a hand by a line
         that had her recharge with another energy and pass; it held it through Multanec's whole turn, and at
         her next turn, an ADVANCE, the line that exhausted it then stood alone: her slide was refused).
-        Not where players act at once: there each seat's action is a turn of its own."""
+        Not where players act at once: there each seat's action is a turn of its own. None: nothing held
+        (most searches), nothing to ask of each position."""
         if not start.holding or start.state.current_player == SIMULTANEOUS:
-            return lambda state, cmp: False
+            return None
         turn = self._turn_key(start.state)
         holding = start.holding
 
