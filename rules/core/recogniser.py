@@ -273,6 +273,7 @@ class Recogniser:
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
         self._crowded = False  # (lines were dropped from the kept list since the last commit: ``answer``)
+        self._crowded_turn = False  # (lines were dropped from it in this turn)
         # the committed position when nothing was last pending, the positions committed since (from it), and
         # the snapshots since: what a line of decisions from then on has to agree with (``_seen_returns``);
         # and whether a time nobody watched lies in them
@@ -405,7 +406,7 @@ class Recogniser:
             chosen = self._answered_again(before, option.actions[0])
         chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others,
                                          prompt.player)
-        if self._observed is not None and chosen and self._crowded:
+        if self._observed is not None and chosen and self._crowded_turn:
             chosen += self._afresh_from_answer(chosen, option.actions[0], self._observed)
         self._prompt = None
         self._hyps = self._ended_for_button(chosen or self._hyps[:1])
@@ -471,7 +472,9 @@ class Recogniser:
         """Lines through the answer that the kept list had dropped: once lines were dropped since the last
         commit, the table is searched for again from the named decision (after the decisions the question
         was asked after), ranked with the kept ones; none that comes back to the asked position (see
-        ``_reached``).
+        ``_reached``). A decision named further on, after decisions the lines differ in too (a question
+        every line answers once), is searched for from the question's position once lines were dropped in
+        this turn: they may have gone on from what was committed since, in another order.
 
         Aureon, out of energy (Running Out of Energy, p. 12), made eighteen loads in one turn at a
         presence-only Device, most between rows that already held energy; the kept list was full. Asked
@@ -481,16 +484,22 @@ class Recogniser:
         (presence seed 115, turn 145)."""
         node = self._node(self._committed)
         path: list[tuple[int, Action]] = []
-        asked = node
         try:
-            for action in (*self._prompt_prefix, choice):
+            for action in self._prompt_prefix:
                 who = _who(node.state, node.state.current_player, action)
-                asked = node
                 node, _ = self._child(node, action)
                 path.append((who, action))
         except IllegalAction:
             return []
-        back = self._key(asked.state)  # (a line back there has taken the answer back: see ``_reached``)
+        if choice in _legal(node):
+            if not self._crowded:
+                return []
+            path.append((_who(node.state, node.state.current_player, choice), choice))
+            node = self._child(node, choice)[0]
+        # (else the choice is made further on. Mixed seed 300074, turn 165: the lines of the last
+        # contributor's part, the energy or the benefit and its upgraded token, crowded the list before the
+        # previous contributor's part was committed; asked about her part afterwards, she named the benefit,
+        # and the lines left all had one token for it: it was committed unasked)
         seen = max(h.seen for h in chosen)
         held = max(h.held for h in chosen)
         res = self._search(Hypothesis(tuple(path), node.state, seen - 1, held=held), observed)
@@ -498,11 +507,21 @@ class Recogniser:
         out: list[Hypothesis] = []
         for m in res.matches:
             key = self._line_key(m)
-            if key not in kept and self._agrees(m) and not any(
-                    self._key(n.state) == back for n in self._along(node.state, m.path[len(path):])):
+            if key not in kept and self._agrees(m) and not self._taken_back(m, len(self._prompt_prefix), choice):
                 kept.add(key)
                 out.append(m)
         return out
+
+    def _taken_back(self, line: Hypothesis, start: int, choice: Action) -> bool:
+        """Does ``line``, after its answered ``choice`` (its first from ``start``), come back to the
+        position the choice was made at? Such a line has taken the answer back (see ``_reached``)."""
+        acts = [a for _, a in line.path]
+        if choice not in acts[start:]:
+            return False
+        at = acts.index(choice, start)
+        nodes = self._along(self._committed, line.path[:at + 1])
+        back = self._key(nodes[-2].state)
+        return any(self._key(n.state) == back for n in self._along(nodes[-1].state, line.path[at + 1:]))
 
     def _answered_none(self, prompt: Prompt, before: list[Hypothesis], offered: frozenset[Action]) -> Verdict:
         """"None of these": the player made the choice some way the question did not offer (it lists the
@@ -1354,7 +1373,7 @@ class Recogniser:
         cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
         kept = hyps[:cap]
         if len(hyps) > cap:
-            self._crowded = True
+            self._crowded = self._crowded_turn = True
         root = [h for h in self._hyps if not h.path][:1]
         if root and not any(not h.path for h in kept):  # the committed position stays a starting point
             kept = [*kept[: cap - 1], root[0]]
@@ -1743,6 +1762,15 @@ class Recogniser:
             # Rose bound, "the energy" reached it one decision on, in a hand, and the search stopped there, one
             # level short of the benefit and the upgraded token it let her take; the legal table was refused)
             in_progress = any(self._agrees(p) for p in result.partial[carried:])
+            if in_progress and vanish_levels <= 0 and quiet_levels > 0 and result.expansions < budget:
+                # a choice the table cannot see beside the move in progress has longer ways to it, through
+                # decisions nothing shows: followed, as for a match (presence seed 199, turn 31: Ignotas,
+                # finishing the section she completed, took the benefit and declined it; the section lifted to
+                # be built, the search stopped at the energy, one level short, and the energy was committed)
+                quiet_levels -= 1
+                level = [t for t in nxt if id(t[0]) in quiet]
+                if level:
+                    continue
             if (in_progress and vanish_levels <= 0) or not nxt or result.expansions >= budget:
                 break  # a move is visibly in progress: the next snapshot will tell more
             if _depth + 1 >= settings.max_depth:
@@ -1983,6 +2011,7 @@ class Recogniser:
         key = self._turn_key(state)
         if key != self._turn_id:
             self._turn_id = key
+            self._crowded_turn = False
             self._turn_marks = []
             self._turn_seen.clear()
             if self._observed is not None:

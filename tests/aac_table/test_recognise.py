@@ -1202,6 +1202,21 @@ def test_a_later_answer_to_the_same_choice_takes_back_an_earlier_none_of_these()
     _played_without_errors("presence_gift_answered_again_after_none.json", 5, 193, 4)
 
 
+def test_a_benefit_declined_is_kept_beside_the_energy_while_the_section_is_being_built():
+    """COMPLETING A MONUMENT SECTION (p. 18-19: each participant gains the section's energy or the benefit,
+    and exhausts or activates their energy in it; then the section is constructed) at a 5-player
+    presence-only table, the pools unsensed: Ignotas, the completing player, exhausted her Rose, took the
+    benefit and declined it. When the next section was lifted to be built, the search stopped at the
+    shortest line, the energy (her part then ends at once), one level short of the benefit and its
+    declining, which the table cannot tell apart; the energy was committed unasked and turn 32 began from a
+    position never reached (presence seed 199; the position at the start of turn 31). Decisions nothing
+    shows are followed beside a move in progress, as beside a match."""
+    game = _played_without_errors("presence_benefit_beside_energy_while_the_section_is_built.json", 5, 199, 2)
+    declined = [(0, Action("reward", ("benefit",))), (0, Action("pass"))]
+    made = game.recogniser.state.history[-25:]
+    assert any(made[i:i + 2] == declined for i in range(len(made) - 1)), made
+
+
 def test_an_action_declined_is_told_apart_from_another_action_spent_moving_nothing():
     """ACTIONS (p. 15): Freyith used her Movement action on the Monument Track and moved nothing. That
     leaves the position a declined Deploy action leaves, so only that line was kept; her other line, a
