@@ -491,9 +491,10 @@ class Recogniser:
                 path.append((who, action))
         except IllegalAction:
             return []
-        if choice in _legal(node):
-            if not self._crowded:
-                return []
+        direct = choice in _legal(node)
+        if direct and not self._crowded:
+            return []
+        if direct:
             path.append((_who(node.state, node.state.current_player, choice), choice))
             node = self._child(node, choice)[0]
         # (else the choice is made further on. Mixed seed 300074, turn 165: the lines of the last
@@ -515,10 +516,10 @@ class Recogniser:
     def _taken_back(self, line: Hypothesis, start: int, choice: Action) -> bool:
         """Does ``line``, after its answered ``choice`` (its first from ``start``), come back to the
         position the choice was made at? Such a line has taken the answer back (see ``_reached``)."""
-        acts = [a for _, a in line.path]
-        if choice not in acts[start:]:
+        try:
+            at = [a for _, a in line.path].index(choice, start)
+        except ValueError:
             return False
-        at = acts.index(choice, start)
         nodes = self._along(self._committed, line.path[:at + 1])
         back = self._key(nodes[-2].state)
         return any(self._key(n.state) == back for n in self._along(nodes[-1].state, line.path[at + 1:]))
