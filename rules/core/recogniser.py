@@ -2332,7 +2332,8 @@ class Recogniser:
             if at is None or any(a == choice and _made_by(who, player) for who, a in h.path[n:at]):
                 continue
             line = self._made_first(h, at, choice) or self._through(h, at, choice, reached) \
-                or self._looped(h, at, choice) or self._swapped_in(h, at, choice)
+                or self._looped(h, at, choice) or self._swapped_in(h, at, choice) \
+                or self._forestalled(h, at, choice)
             if line is None:
                 continue
             key = self._key(line.state)
@@ -2466,6 +2467,51 @@ class Recogniser:
         # ruled out and found again from the Wild alone, one snapshot short of lines with the Gate's bound
         # Wild, which filled the kept list while he held his last load, and his button was refused)
         return replace(moved_line, held=moved_line.held + 1) if moved_line is not None else None
+
+    def _forestalled(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
+        """``h`` with ``choice`` made first at ``at``, then ``h``'s decisions from there, the first of them
+        that ``choice`` made illegal (the same player's) replaced by one decision that reaches the position
+        ``h`` reached after it; None if none does, or if the line then ends elsewhere than ``h``.
+
+        The named decision moved a token that ``h`` moves later, another way: Ignotas, out of energy
+        (p. 12), loaded her Rose from position 4's bottom row into position 1's top row, loaded her Magnet,
+        then moved the Rose down to position 1's bottom row. At her presence-only Device the line kept
+        loaded the Rose straight to the bottom row after the Magnet, the same position one load shorter.
+        Asked which load came first, she named the Rose to the top row: the kept line was ruled out, none
+        of the other ways of rebuilding it moves the Rose twice, and a line that had not happened was
+        committed (presence seed 203, turn 213). Counted one snapshot more as a hand at work: the
+        snapshots saw the Rose in the top row, which the kept line never put there.
+
+        (One decision, not a short search: with two, lines that moved another token up a row and back
+        down were rebuilt too, and questions were put about loads no one had made yet.)"""
+        who = h.path[at][0]
+        start = self._state_at(h, at)
+        made: list[tuple[int, Action]] = [(who, choice)]
+        try:
+            node, _ = self._child(self._node(start), choice)
+        except IllegalAction:
+            return None
+        blocked = None
+        for i in range(at, len(h.path)):
+            if h.path[i][1] not in _legal(node):
+                blocked = i
+                break
+            node, _ = self._child(node, h.path[i][1])
+            made.append(h.path[i])
+        if blocked is None or h.path[blocked][0] != who:
+            return None
+        target = self._key(self._along(start, h.path[at:blocked + 1])[-1].state)
+        for action in _legal(node):
+            if self._rejoin_left <= 0:
+                return None
+            self._rejoin_left -= 1
+            if self._key(self._child(node, action)[0].state) != target:
+                continue
+            line = self._spliced(h, at, (*made, (who, action)), start, upto=blocked)
+            if line is None or self._key(line.state) != self._key(h.state) or not self._agrees(line):
+                return None
+            return replace(line, held=line.held + 1)
+        return None
 
     def _tables_along(self, start: State, order: Path, visible: bool) -> list[dict[str, tuple[str, ...] | int]] | None:
         """The succession of tables the sensors would read as ``order`` is made from ``start`` (a table

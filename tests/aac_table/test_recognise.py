@@ -2084,3 +2084,15 @@ def test_an_answer_about_a_gift_declined_binds_no_later_gift():
     gifts = [(n, a) for n, (who, a) in enumerate(game.truth.state.history) if who == multanec and a.kind == "gift"]
     assert gifts and gifts == [(n, a) for n, (who, a) in enumerate(game.recogniser.state.history)
                                if who == multanec and a.kind == "gift"]
+
+
+def test_a_load_named_first_whose_token_the_kept_line_moved_later_another_way_is_rebuilt():
+    """ADVANCE step 4 and Running Out of Energy (p. 12-13): Ignotas, out of energy, made thirteen loads
+    at her presence-only Device; among the last, her Rose from position 4's bottom row into position 1's
+    top row, her Magnet, then the Rose down to position 1's bottom row. The line kept loaded the Rose
+    straight to the bottom row after the Magnet: the same position, one load shorter. Asked which load
+    came first she named the Rose to the top row; that ruled the kept line out, and none of the ways an
+    answer's lines were rebuilt moved the Rose twice, so a load she never made was committed and turn 213
+    began from a position never reached (presence soak, seed 203, saved at turn 212). The line is now rebuilt with the
+    named load first and the kept line's later load of that Rose made from where the answer put it."""
+    _played_without_errors("presence_load_named_first_moved_again.json", 3, 203, 2)
