@@ -106,9 +106,13 @@ def open_page(browser: Any) -> Iterator[Callable[..., Any]]:
     """Open a page; console errors and page errors are collected and must stay empty."""
     pages: list[Any] = []
 
-    def open_(url: str, width: int = 1280, height: int = 900, wait: str = "#status h2") -> Any:
+    def open_(url: str, width: int = 1280, height: int = 900, wait: str = "#status h2",
+              before: Callable[[Any], None] | None = None) -> Any:
+        """``before``: called with the page before it loads (to route its requests)."""
         context = browser.new_context(viewport={"width": width, "height": height})
         page = context.new_page()
+        if before is not None:
+            before(page)
         page.set_default_timeout(15_000)
         page.problems = []
         page.on("console", lambda m: page.problems.append(f"console {m.type}: {m.text}")

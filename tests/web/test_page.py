@@ -100,6 +100,36 @@ def test_a_prompt_is_answered_through_its_button(make_service: ServiceFactory, o
     assert page.locator(f'#prompt-list .prompt[data-prompt="{after["prompts"][0]["id"]}"]').count() == 1
 
 
+def test_an_option_pressed_as_the_table_picture_arrives_is_still_answered(make_service: ServiceFactory,
+                                                                          open_page: Any) -> None:
+    """A tap is a press and a release on one button. The game's picture of the table arrives a moment
+    after the first options and recolours the seat chips; redrawn between press and release, the release
+    landed on a new button, the browser sent the click to the list, and the answer was lost (seen once in
+    CI, in the test above). The list is not redrawn while a press is down on it, and is after."""
+    base = url_of(make_service())
+    held: list[Any] = []
+    page = open_page(base, wait="#prompt-list button.option",
+                     before=lambda p: p.route("**/renderer.js", lambda route: held.append(route)))
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held, "the page asked for the table's picture"
+    doc = get_json(base + "api/state")
+    listed = page.inner_html("#prompt-list")
+    box = page.locator("#prompt-list button.option").nth(1).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    held[0].continue_()
+    page.wait_for_selector("#table .aac")  # (the picture is drawn: the rest of the page was redrawn)
+    page.wait_for_timeout(100)
+    assert page.inner_html("#prompt-list") == listed, "the list was redrawn under the press"
+    page.mouse.up()
+    page.wait_for_function("seq => Number(document.body.dataset.seq) > seq", arg=doc["seq"])
+    assert get_json(base + "api/state")["decisions"] > doc["decisions"]
+    page.wait_for_function("html => document.getElementById('prompt-list').innerHTML !== html", arg=listed)
+
+
 def test_an_illegal_move_is_refused_with_its_reason_and_fixed(make_service: ServiceFactory, open_page: Any) -> None:
     service = make_service()
     base = url_of(service)

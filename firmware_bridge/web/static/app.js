@@ -23,6 +23,7 @@ const app = {
   rendererLoading: null,
   localError: null,
   pending: false,
+  pressing: false, // a finger or button is down on the prompt list: it is not redrawn under it
   frame: 0,
 };
 
@@ -72,7 +73,10 @@ function draw() {
   status.dataset.seat = doc?.turn?.seat ?? "";
   setHtml(status, view.statusHtml(doc, ctx));
   setHtml($("seats"), view.seatsHtml(doc, ctx));
-  setHtml($("prompt-list"), view.promptsHtml(doc, ctx));
+  // (a tap is a press and a release on the same button: redrawn in between, the release lands on a new
+  // button and the browser sends the click to the list, so the answer is lost. The table's picture,
+  // arriving a moment after the first options, recolours the seat chips and did just that.)
+  if (!app.pressing) setHtml($("prompt-list"), view.promptsHtml(doc, ctx));
   const refusal = view.refusalHtml(doc, ctx);
   setHtml($("refusal-body"), refusal);
   show($("refusal"), Boolean(refusal));
@@ -175,6 +179,14 @@ async function command(name, payload, text = null) {
 }
 
 function wireCommands() {
+  $("prompt-list").addEventListener("pointerdown", () => { app.pressing = true; });
+  const released = () => {
+    if (!app.pressing) return;
+    app.pressing = false;
+    schedule(); // (drawn in the next frame: after the click this release makes)
+  };
+  window.addEventListener("pointerup", released);
+  window.addEventListener("pointercancel", released);
   $("prompt-list").addEventListener("click", (event) => {
     const button = event.target.closest("button.option");
     if (!button || button.disabled) return;
