@@ -274,7 +274,8 @@ class AacTruth:
             return NONE_OF_THESE
         history = [a for _, a in self.state.history]
         deciders = [who for who, _ in self.state.history]
-        recalled = memory.answer(history, options, deciders, seat) if memory is not None else None
+        after = len(known[0].history) if taken is not None and known is not None else None
+        recalled = memory.answer(history, options, deciders, seat, after) if memory is not None else None
         if recalled is not None:
             return recalled
         if (memory is not None and seat is not None and seat != self.state.current_player

@@ -55,10 +55,19 @@ class PromptMemory:
         return self._sync[0]
 
     def answer(self, history: Sequence[Action], options: Sequence[tuple[str, Action]],
-               deciders: Sequence[int] | None = None, seat: int | None = None) -> str | None:
+               deciders: Sequence[int] | None = None, seat: int | None = None,
+               after: int | None = None) -> str | None:
         """The option among the decisions not accepted yet; only ``seat``'s own (``deciders`` names who
-        took each decision of ``history``) when the prompt names the player asked."""
+        took each decision of ``history``) when the prompt names the player asked; only those from the
+        ``after``-th decision on when the question is asked at a position the game stood at then (the
+        decisions before it are the question's own, even where the controller has not committed them:
+        presence seed 213, turn 213, Ignotas asked "reward or pass?" after a pass of hers that every line
+        had made before the question, recalled that pass, then moved her character instead)."""
         own = self._unaccepted(history, deciders, seat)
+        if after is not None:
+            later = Counter(action for i, action in enumerate(history[after:], after)
+                            if seat is None or deciders is None or deciders[i] == seat)
+            own = [action for action in own if later[action] > 0 and not later.subtract([action])]
         for specific in (True, False):
             for action in own:
                 if (action.kind != "pass") == specific:

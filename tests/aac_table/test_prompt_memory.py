@@ -43,6 +43,22 @@ def test_decisions_the_controller_accepted_are_not_the_answer() -> None:
     assert memory.answer(history, [("1", BRIDGE), ("2", PASS)]) == "2"
 
 
+def test_a_pass_made_before_the_position_asked_about_is_not_recalled_there() -> None:
+    """MONUMENT SECTION COMPLETION (p. 19): the player passed, bound an energy and activated a Wild; the
+    controller had committed none of it. Asked at the position after the Wild "the reward, or pass?",
+    the pass she made before that position is not the answer: every line asked about had made it. (She
+    recalled it, then moved her character: presence soak, seed 213, turn 214 began from a position never
+    reached.)"""
+    memory = PromptMemory()
+    memory.agreed(0)
+    wild = Action("handle", ("wild", "activate"))
+    history = [PASS, Action("bind_select", ("compass",)), wild]
+    options = [("1", Action("reward", ("energy",))), ("2", Action("reward", ("benefit",))), ("3", PASS)]
+    assert memory.answer(history, options) == "3"  # (asked where the game stood before the pass)
+    assert memory.answer(history, options, after=3) is None
+    assert memory.answer([*history, PASS], options, after=3) == "3"  # (a pass after it is one)
+
+
 def test_a_player_answers_for_their_own_decisions_only() -> None:
     """UPGRADE (p. 20): two contributors each took an upgraded action token. Asked which one they took,
     the first answers with their own, not with the one their neighbour took last."""

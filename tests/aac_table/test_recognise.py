@@ -2096,3 +2096,13 @@ def test_a_load_named_first_whose_token_the_kept_line_moved_later_another_way_is
     began from a position never reached (presence soak, seed 203, saved at turn 212). The line is now rebuilt with the
     named load first and the kept line's later load of that Rose made from where the answer put it."""
     _played_without_errors("presence_load_named_first_moved_again.json", 3, 203, 2)
+
+
+def test_a_player_asked_after_a_pass_of_hers_decides_rather_than_recalling_it():
+    """MONUMENT SECTION COMPLETION (p. 19): Ignotas passed, chose the Compass to bind and activated her
+    Wild; none of it was committed yet. Asked then "the energy, the benefit, or pass?", about a choice
+    she had not made, the sim player recalled the pass she had made before the question's position,
+    then moved her character instead (presence soak, seed 213, saved at turn 213): the controller, held
+    to the answer, began turn 214 from a position never reached. Asked at a position the game stood at,
+    a player recalls only decisions made from there on; here she decides by answering, and keeps to it."""
+    _played_without_errors("presence_pass_recalled_from_before_the_question.json", 3, 213, 2)
