@@ -275,7 +275,10 @@ class AacTruth:
         history = [a for _, a in self.state.history]
         deciders = [who for who, _ in self.state.history]
         after = len(known[0].history) if taken is not None and known is not None else None
-        recalled = memory.answer(history, options, deciders, seat, after) if memory is not None else None
+        # (a question placed among their decisions is answered from those after it, above: what they did
+        # before it is the question's own)
+        recalled = memory.answer(history, options, deciders, seat, after) \
+            if memory is not None and rest is None else None
         if recalled is not None:
             return recalled
         if (memory is not None and seat is not None and seat != self.state.current_player
@@ -345,7 +348,13 @@ class AacTruth:
         after a line with the exhaust and no benefit yet, she recalled her earliest such decision, the
         exhaust, again: every line with the activation was ruled out and the wrong upgrade committed."""
         start = next((at for at, _ in reversed(self.outcomes.values()) if len(at.history) == since), None)
-        made = self.state.history[since:]
+        # (with the decisions named ahead and not made yet: the controller's line may have taken them as
+        # made. Presence seed 216, turn 17: Rusné named her pass on the gift after Multanec's claim before
+        # making it; asked next about Freyith's gift, at the position after that pass, Freyith could not
+        # place the question and recalled a pass of hers from before the claim, then gave a Wild)
+        pending = [(self.promised_by, action) for action in self.promised] if self.promised_by >= 0 else []
+        pending += [(who, action) for who, (path, _) in self._answered_ahead().items() for action in path]
+        made = [*self.state.history[since:], *pending]
         # (the budget bounds the search; a whole turn and the next player's part can lie between: presence
         # seed 119, turn 238, fifteen decisions since the controller last agreed)
         if start is None or not made or len(made) > 24:

@@ -61,7 +61,7 @@ class PromptMemory:
         took each decision of ``history``) when the prompt names the player asked; only those from the
         ``after``-th decision on when the question is asked at a position the game stood at then (the
         decisions before it are the question's own, even where the controller has not committed them:
-        presence seed 213, turn 213, Ignotas asked "reward or pass?" after a pass of hers that every line
+        presence seed 213, turn 213, Aureon asked "reward or pass?" after a pass of hers that every line
         had made before the question, recalled that pass, then moved her character instead)."""
         own = self._unaccepted(history, deciders, seat)
         if after is not None:

@@ -2099,10 +2099,21 @@ def test_a_load_named_first_whose_token_the_kept_line_moved_later_another_way_is
 
 
 def test_a_player_asked_after_a_pass_of_hers_decides_rather_than_recalling_it():
-    """MONUMENT SECTION COMPLETION (p. 19): Ignotas passed, chose the Compass to bind and activated her
+    """MONUMENT SECTION COMPLETION (p. 19): Aureon passed, chose the Compass to bind and activated her
     Wild; none of it was committed yet. Asked then "the energy, the benefit, or pass?", about a choice
     she had not made, the sim player recalled the pass she had made before the question's position,
     then moved her character instead (presence soak, seed 213, saved at turn 213): the controller, held
     to the answer, began turn 214 from a position never reached. Asked at a position the game stood at,
     a player recalls only decisions made from there on; here she decides by answering, and keeps to it."""
     _played_without_errors("presence_pass_recalled_from_before_the_question.json", 3, 213, 2)
+
+
+def test_a_gift_asked_about_after_anothers_named_pass_is_decided_not_recalled():
+    """CLAIM step 4 (p. 17): after Multanec's claim each opponent may place an energy from their Exhausted
+    Pool into the Tile Pool. Rusné, asked before deciding, named her pass; Freyith was then asked about
+    her gift, at the position after Rusné's pass, which had not been made yet. The sim player could not
+    place the question among her decisions and recalled a pass of hers from before the claim, then gave a
+    Wild; the pass was committed and turn 18 began from a position never reached (presence soak, seed
+    216, saved at turn 16). Decisions named ahead now count where the player places a question, and
+    what she did before it is not recalled as the answer."""
+    _played_without_errors("presence_gift_asked_after_a_named_pass.json", 4, 216, 3)
