@@ -67,7 +67,12 @@ class PromptMemory:
         if after is not None:
             later = Counter(action for i, action in enumerate(history[after:], after)
                             if seat is None or deciders is None or deciders[i] == seat)
-            own = [action for action in own if later[action] > 0 and not later.subtract([action])]
+            kept: list[Action] = []
+            for action in own:  # (each decision made after it stands for one recalled)
+                if later[action] > 0:
+                    later[action] -= 1
+                    kept.append(action)
+            own = kept
         for specific in (True, False):
             for action in own:
                 if (action.kind != "pass") == specific:
