@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Protocol
 
-from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
+from rules.core.api import CHANCE, SIMULTANEOUS, Action, Game, IllegalAction, State
 from rules.core.messages import Msg
 from rules.core.physical import Fidelity, MomentaryEvent, Snapshot
 from rules.core.projection import Comparison, Projection, Support, UnitMap, compare, further_only_at_counts, recompare
@@ -348,6 +348,8 @@ class Recogniser:
             u for u, _ in observed.items() ^ previous.items())
         if not self._pending():  # (the table was explained with nothing left open: lines start afresh here)
             self._settle_here(previous)
+        if self._delta:
+            self._forget_not_yet()
         self._observed = observed
         if self._unwatched or len(self._since_settled) >= self.settings.turn_snapshots:
             self._gap_since_settled = True  # (a board out of reach; or so long open that it is not followed)
@@ -362,6 +364,18 @@ class Recogniser:
         if verdict.pending and (not self._kept_at or self._kept_at[-1][0] != observed):
             self._kept_at.append((observed, self._committed, tuple(self._hyps)))
         return verdict
+
+    def _forget_not_yet(self) -> None:
+        """"None of these" said of what chance brought (which tile was revealed) holds only while the table
+        stays as it was: it may mean "not yet", and once the table has changed the reveal may have come.
+
+        A player's "none of these" is about a choice they made (or decided by answering); nobody decides a
+        reveal ahead. Presence seed 229, 5 players, turn 22: Rusné, asked which of her tiles a claimed tile
+        replaced before she had taken her share of the completed section, decided by answering; the lines
+        went on to the reveal after her claim, and "which tile is revealed?" was answered "none of these", as
+        nothing had been revealed there. Held for good, the answer ruled out every line with her claim once
+        she made it: her share was committed as the energy, and turn 23 began from a position never reached."""
+        self._decided = [entry for entry in self._decided if entry[1] is not None or entry[4] != CHANCE]
 
     def event(self, event: MomentaryEvent) -> Verdict:
         seat = self.view.seat_of_button(self._committed, event.location)
@@ -1401,7 +1415,33 @@ class Recogniser:
         going = _furthest(moved)
         if len(going) >= 2 and self._question(going, strict=False) is not None:
             return going
-        return None
+        return self._crowding_branch(going)
+
+    def _crowding_branch(self, hyps: list[Hypothesis]) -> list[Hypothesis] | None:
+        """Of lines that crowd the list but where no question tells them apart, the most numerous branch
+        (the lines sharing one decision where they part), when a question tells its lines apart.
+
+        Where the lines part, one branch's decision can be one every line takes somewhere: a claim's
+        decline is a pass, and the lines that claim pass at the end of the turn too, so "claim or pass" has
+        one option (see ``_question``) and nothing was asked while the claim's gifts multiplied. Presence
+        seed 228, turn 4: Ignotas claimed a tile and the three opponents each gave or not from an unsensed
+        Exhausted Pool into the presence-only Tile Pool; 101 lines matched, the cap kept twelve, all with
+        Multanec's Compass, and his Magnet was committed as a Compass unasked. Asked within the branch,
+        the answer rules out only that branch's lines (``_agrees`` passes over lines not through the
+        question's position)."""
+        index = self._divergence(hyps)
+        branches: dict[tuple[int, Action], list[Hypothesis]] = {}
+        for h in hyps:
+            if len(h.path) > index:
+                branches.setdefault(h.path[index], []).append(h)
+        if len(branches) < 2:
+            return None
+        branch = max(branches.values(), key=len)
+        if len(branch) < 2:
+            return None
+        if self._question(branch, strict=False) is not None:
+            return branch
+        return self._crowding_branch(branch)
 
     def _consistent(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
         """Of several explanations, those that account for every snapshot since the last commit that any
@@ -1694,7 +1734,7 @@ class Recogniser:
                         cmp2 = recompare(self.view.units, cmp, changed, kid.exp, kid.proj.flexible, observed,
                                          node.proj.flexible)
                         kid.cmp = (observed, cmp2)
-                    held_on = carried_over is not None and carried_over(kid.state, cmp2)
+                    held_on = carried_over is not None and carried_over(kid.state, cmp2, state, changed)
                     if hands and not cmp2.exact and not held_on \
                             and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
@@ -1895,7 +1935,7 @@ class Recogniser:
                 break
         return out, spent
 
-    def _carried_over(self, start: Hypothesis) -> Callable[[State, Comparison], bool] | None:
+    def _carried_over(self, start: Hypothesis) -> Callable[[State, Comparison, State, AbstractSet[str]], bool] | None:
         """For a search from ``start``: does a position it reaches keep a token in a hand past the end of the
         turn the hand took it up in? Out of sight at the latest snapshot ``start`` explained, and still out of
         place once its decisions have ended that turn, it would be for a decision of a later turn: nobody
@@ -1904,15 +1944,25 @@ class Recogniser:
         that had her recharge with another energy and pass; it held it through Multanec's whole turn, and at
         her next turn, an ADVANCE, the line that exhausted it then stood alone: her slide was refused).
         Not where players act at once: there each seat's action is a turn of its own. None: nothing held
-        (most searches), nothing to ask of each position."""
+        (most searches), nothing to ask of each position.
+
+        A hand still carrying out the decision that ends the turn holds nothing past it: the places it holds
+        are the ones that decision changes (``changed``, from ``before``, a position of the turn). Mixed seed
+        300117, turn 123: Rusné's bridge benefit, the turn's last decision, put a new bridge token on the
+        broken path where her own stood; she lifted the old one first and put it back on her character
+        board, and the line placing the new one was refused as holding the path's token into turn 124."""
         if not start.holding or start.state.current_player == SIMULTANEOUS:
             return None
         turn = self._turn_key(start.state)
         holding = start.holding
 
-        def carried(state: State, cmp: Comparison) -> bool:
-            return (state.current_player != SIMULTANEOUS and self._turn_key(state) != turn
-                    and not holding.isdisjoint(cmp.missing))
+        def carried(state: State, cmp: Comparison, before: State, changed: AbstractSet[str]) -> bool:
+            if state.current_player == SIMULTANEOUS or self._turn_key(state) == turn:
+                return False
+            held = holding.intersection(cmp.missing)
+            if not held:
+                return False
+            return self._turn_key(before) != turn or not held <= changed
 
         return carried
 
