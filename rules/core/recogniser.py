@@ -1175,6 +1175,8 @@ class Recogniser:
         # the true line was dropped, and that line could not pass slot 1 again on its way to slot 2)
         shown = max(m.seen - m.held for m in best)
         moving = [p for p in partial if len(p.path) <= shortest or p.seen - p.held >= shown]
+        answered = self._answered_lines_left(best)
+        moving += answered
         if len(settled) < len(best) or moving:
             # tokens still in a hand, or another explanation still in progress: keep every explanation,
             # after committing the decisions they all begin with (a long move after an answered question
@@ -1186,8 +1188,40 @@ class Recogniser:
                     self._hyps = [Hypothesis((), self._committed)]  # (the old ones start further back)
                     best, moving = rebased[: len(best)], rebased[len(best):]
             self._keep([*best, *moving], observed, complete=best)
+            if answered:  # (kept whatever the cap: they stand for the answer until the table says more)
+                kept = {self._line_key(h) for h in self._hyps}
+                lost = [h for h in moving[len(moving) - len(answered):] if self._line_key(h) not in kept]
+                if lost:
+                    root = [h for h in self._hyps if not h.path][:1]
+                    rest = [h for h in self._hyps if h.path]
+                    self._hyps = [*rest[: max(0, len(rest) - len(lost))], *lost, *root]
             return Verdict(accepted=accepted, in_sync=True, pending=True, prompts=self._prompts())
         return self._settle(settled, Verdict())
+
+    def _answered_lines_left(self, matches: list[Hypothesis]) -> list[Hypothesis]:
+        """Kept lines through a position a player answered about, making the decision named there, that
+        explained the snapshot before this one, when no line that explains this one goes through it: kept
+        beside the matches, so that the decisions those make instead are not committed on one snapshot.
+
+        A table that only lines against an answer explain may be a mistake on its way to being put right.
+        Presence seed 237, turn 107: Ignotas, asked what he did after moving the Magnet from the Ship's
+        space 2 to the pool, named exhausting his position 1 Magnet; he then put that Magnet on the top row
+        by mistake. Lines through the other way to the pool (a Rose from the pool to the Ship's space 3,
+        completing its section at the end of his turn, whose Magnet activation moved the energy to the top
+        row) explained that snapshot, their common part was committed, and once he put the Magnet right his
+        next moves were refused."""
+        if not self._hyps:
+            return []
+        latest = max(h.seen for h in self._hyps)
+        left: list[Hypothesis] = []
+        for before, choice, _others, mixed, _player in self._decided:
+            if choice is None or mixed:
+                continue
+            if any(_through(m, before, choice) for m in matches):
+                continue
+            left += [h for h in self._hyps
+                     if h.seen == latest and _through(h, before, choice) and all(h is not k for k in left)]
+        return left
 
     def _explain_swapped(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         """Lines through a table further from the snapshot, once, where sensors only count: a token put
@@ -2861,6 +2895,12 @@ def _legal(node: _Node) -> list[Action]:
     if node.actions is None:
         node.actions = node.state.legal_actions()
     return node.actions
+
+
+def _through(h: Hypothesis, before: Sequence[Action], choice: Action) -> bool:
+    """Does ``h`` make ``before``'s decisions, then ``choice``?"""
+    n = len(before)
+    return len(h.path) > n and h.path[n][1] == choice and tuple(a for _, a in h.path[:n]) == tuple(before)
 
 
 def _furthest(hyps: list[Hypothesis]) -> list[Hypothesis]:

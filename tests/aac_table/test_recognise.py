@@ -2157,3 +2157,14 @@ def test_none_of_these_for_a_reveal_not_yet_made_holds_only_until_the_table_chan
     saved at turn 22). What chance brought, said to be none of the options, holds until the table
     changes."""
     _played_without_errors("presence_reveal_not_yet_made.json", 5, 229, 2)
+
+
+def test_a_mistake_only_lines_against_an_answer_explain_commits_none_of_them():
+    """Compass action (p. 15) and the mistakes players make: Ignotas moved the Magnet from the Ship's space 2
+    to the pool and, asked what he did next, named exhausting his position 1 Magnet; he then put it on the
+    top row by mistake. Lines through the other way to the pool (a Rose from the pool to the Ship's space 3,
+    completing its section at the end of his turn, whose Magnet activation moved an energy to the top row)
+    explained that snapshot, and their common part was committed; once he put the Magnet right, his next
+    moves were refused twice (presence soak, seed 237, saved at turn 107). The answered line is now kept
+    beside them, and nothing against the answer is committed on that snapshot."""
+    _played_without_errors("presence_mistake_explained_against_an_answer.json", 3, 237, 2)
