@@ -1187,14 +1187,8 @@ class Recogniser:
                 if accepted:
                     self._hyps = [Hypothesis((), self._committed)]  # (the old ones start further back)
                     best, moving = rebased[: len(best)], rebased[len(best):]
-            self._keep([*best, *moving], observed, complete=best)
-            if answered:  # (kept whatever the cap: they stand for the answer until the table says more)
-                kept = {self._line_key(h) for h in self._hyps}
-                lost = [h for h in moving[len(moving) - len(answered):] if self._line_key(h) not in kept]
-                if lost:
-                    root = [h for h in self._hyps if not h.path][:1]
-                    rest = [h for h in self._hyps if h.path]
-                    self._hyps = [*rest[: max(0, len(rest) - len(lost))], *lost, *root]
+            # (the answered lines are kept whatever the cap: they stand for the answer until the table says more)
+            self._keep([*best, *moving], observed, complete=best, keep=moving[len(moving) - len(answered):])
             return Verdict(accepted=accepted, in_sync=True, pending=True, prompts=self._prompts())
         return self._settle(settled, Verdict())
 
@@ -1210,7 +1204,7 @@ class Recogniser:
         completing its section at the end of his turn, whose Magnet activation moved the energy to the top
         row) explained that snapshot, their common part was committed, and once he put the Magnet right his
         next moves were refused."""
-        if not self._hyps:
+        if not self._hyps or not self._decided:
             return []
         latest = max(h.seen for h in self._hyps)
         left: list[Hypothesis] = []
@@ -1332,8 +1326,9 @@ class Recogniser:
         return choice in _legal(at) and choice not in _legal(after)
 
     def _keep(self, current: list[Hypothesis], observed: Mapping[str, tuple[str, ...] | int],
-              complete: list[Hypothesis] | None = None) -> None:
-        """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones."""
+              complete: list[Hypothesis] | None = None, keep: Sequence[Hypothesis] = ()) -> None:
+        """Explanations of this snapshot first (most evidence, then fewest decisions), then the older ones
+        (``keep``: lines kept whatever the cap)."""
         complete_ids = {id(h) for h in complete or ()}
         # complete explanations before moves in progress, each most evidence, then fewest snapshots explained
         # only by a hand at work, then (moves in progress) the closest to the table, then fewest decisions:
@@ -1363,7 +1358,7 @@ class Recogniser:
             # not "everywhere": it is taken as the first difference, has one option, and nothing is asked
             # (presence seed 103, turn 18, played whole: the claim lines crowded the list unasked)
             self._prompt = self._make_prompt(_furthest([*same, *going]))
-        self._hyps = self._capped([*fresh, *older])
+        self._hyps = self._capped([*fresh, *older], keep)
 
     def _one_from_each(self, going: list[Hypothesis]) -> list[Hypothesis]:
         """Moves in progress that crowd the list, reordered so that the best of each kept line they go on
@@ -1416,17 +1411,23 @@ class Recogniser:
         best = {id(h) for h in ranked[:cap]}
         return [h for h in hyps if id(h) in best]
 
-    def _capped(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
+    def _capped(self, hyps: list[Hypothesis], keep: Sequence[Hypothesis] = ()) -> list[Hypothesis]:
         """The explanations kept: ``max_hypotheses``, or while a question about them is open ``max_asking``
-        (the answer narrows them; dropping some first could drop the one the player will name)."""
+        (the answer narrows them; dropping some first could drop the one the player will name), with the
+        lines of ``hyps`` that are ``keep``'s lines whatever their rank."""
         cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
         kept = hyps[:cap]
+        beyond: list[Hypothesis] = []
         if len(hyps) > cap:
             self._crowded = self._crowded_turn = True
+            if keep:
+                wanted = {self._line_key(h) for h in keep}
+                beyond = [h for h in hyps[cap:] if self._line_key(h) in wanted]
         root = [h for h in self._hyps if not h.path][:1]
-        if root and not any(not h.path for h in kept):  # the committed position stays a starting point
-            kept = [*kept[: cap - 1], root[0]]
-        return kept
+        if root and any(not h.path for h in kept):
+            root = []  # (kept already)
+        # the committed position stays a starting point
+        return [*kept[: max(0, cap - len(beyond) - len(root))], *beyond, *root]
 
     def _exploding(self, hyps: list[Hypothesis], crowded: bool = False) -> list[Hypothesis] | None:
         """Explanations of the same snapshot (the table cannot tell them apart), once they crowd the list.
