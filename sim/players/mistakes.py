@@ -9,12 +9,12 @@ the table at this moment offers the tokens the mistake needs.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from rules.aac.state import AacState
 from rules.core.api import IllegalAction
-from rules.core.projection import Comparison
+from rules.core.projection import Comparison, Projection
 from rules.core.recogniser import Settings
 from sim.players.planner import Step
 from sim.table.model import BOX, Table
@@ -522,6 +522,16 @@ CORPUS: list[Mistake] = [
 ]
 
 
+@dataclass
+class _Scored:
+    """A position of the mistake check's search, with its projection and how it compares with the table."""
+
+    position: AacState
+    projection: Projection
+    frozen: Mapping[str, tuple[str, ...]]
+    cmp: Comparison
+
+
 class MistakeBook:
     """Picks a mistake the table allows now."""
 
@@ -558,15 +568,25 @@ class MistakeBook:
         recogniser looks (a 7-decision line re-explaining a turn was once counted a missed mistake), and
         from this position, once, through a swap at a place that only counts."""
         from rules.aac.table_view import AacTableView
-        from rules.core.projection import compare, further_only_at_counts
+        from rules.core.projection import compare, further_only_at_counts, recompare
 
         state: AacState = truth.state  # type: ignore[attr-defined]
         view = AacTableView(state.cat, truth.specs)  # type: ignore[attr-defined]
         observed = view.units.observe(truth.table.truth())  # type: ignore[attr-defined]
 
-        def score(position: AacState) -> Comparison:
-            expected = view.project(position)
-            return compare(view.units, expected.frozen(), expected.flexible, observed)
+        def score(position: AacState, parent: _Scored | None = None) -> _Scored:
+            if parent is None:
+                expected = view.project(position)
+                frozen = expected.frozen()
+                return _Scored(position, expected, frozen, compare(view.units, frozen, expected.flexible, observed))
+            # (one decision from a scored parent: project and compare again only what the decision changed, as
+            # the recogniser does; this search was half of an identity soak's time)
+            expected = view.project_after(position, parent.position, parent.projection)
+            frozen = expected.frozen()
+            changed = {unit for unit, _ in frozen.items() ^ parent.frozen.items()}
+            cmp = recompare(view.units, parent.cmp, changed, frozen, expected.flexible, observed,
+                            parent.projection.flexible)
+            return _Scored(position, expected, frozen, cmp)
 
         def may_swap(before: Comparison, after: Comparison) -> bool:
             return further_only_at_counts(view.units, before, after)
@@ -580,19 +600,20 @@ class MistakeBook:
         return MistakeBook._reaches(state, score, set(), depth, budget, may_swap)
 
     @staticmethod
-    def _reaches(state: AacState, score: Callable[[AacState], Comparison], seen: set[str], depth: int,
+    def _reaches(state: AacState, score: Callable[..., _Scored], seen: set[str], depth: int,
                  budget: int, swap: Callable[[Comparison, Comparison], bool] | None = None) -> bool:
         """Breadth-first from ``state``: a line of at most ``depth`` decisions whose table ``score`` says
         matches, never further from it on the way (or, where ``swap`` allows, once)."""
         first = score(state)
-        if first.exact:
+        if first.cmp.exact:
             return True  # (nothing the sensors tell apart changed, or the table is put back: p. 34)
-        level = [(state, first, False)]
+        level = [(first, False)]
         seen.add(state.fingerprint())
         expansions = 0
         for _ in range(depth):
-            deeper: list[tuple[AacState, Comparison, bool]] = []
-            for position, before, swapped in level:
+            deeper: list[tuple[_Scored, bool]] = []
+            for parent, swapped in level:
+                position = parent.position
                 if position.is_terminal():
                     continue
                 for action in position.legal_actions():
@@ -607,14 +628,14 @@ class MistakeBook:
                     key = after.fingerprint()
                     if key in seen:
                         continue
-                    now = score(after)
-                    further = now.score > before.score
-                    if further and (swap is None or swapped or not swap(before, now)):
+                    now = score(after, parent)
+                    further = now.cmp.score > parent.cmp.score
+                    if further and (swap is None or swapped or not swap(parent.cmp, now.cmp)):
                         continue
                     seen.add(key)
-                    if now.exact:
+                    if now.cmp.exact:
                         return True
-                    deeper.append((after, now, swapped or further))
+                    deeper.append((now, swapped or further))
             level = deeper
         return False
 

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
+
+import pytest
+
+from rules.core import projection
 from rules.core.physical import Fidelity, LocationKind, LocationSpec
-from rules.core.projection import UnitMap, compare
+from rules.core.projection import Comparison, UnitMap, compare, recompare
 
 
 def _units() -> UnitMap:
@@ -59,3 +65,29 @@ def test_a_presence_only_space_reads_one_for_two_characters_as_for_one() -> None
     assert compare(units, {}, [], units.observe({"space": 1, "pool": 0})).extra == {"space": 1}
     # a zone sensed for presence reports how many tokens it holds: it still counts
     assert compare(units, {"pool": ("a", "b")}, [], units.observe({"space": 0, "pool": 1})).missing == {"pool": 1}
+
+
+def test_the_sim_players_mistake_check_compares_one_decision_at_a_time_as_a_whole_comparison_would(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sim players judge a mistake by searching the legal lines that could show the table (see
+    ``MistakeBook.legal_now``); each position is compared again only where its decision changed the
+    projection. At a mixed table (every fidelity), with many mistakes, each such comparison must equal
+    the whole one, or the sim would make mistakes the recogniser cannot refuse, or none at all."""
+    from sim.soak.games import TableGame, wiring_for
+
+    checked: list[bool] = []
+
+    def both(units: UnitMap, before: Comparison, changed: AbstractSet[str], expected: Mapping[str, tuple[str, ...]],
+             flexible: list[tuple[str, tuple[str, ...]]], observed: Mapping[str, tuple[str, ...] | int],
+             before_flexible: Sequence[tuple[str, tuple[str, ...]]] = ()) -> Comparison:
+        part = recompare(units, before, changed, expected, flexible, observed, before_flexible)
+        whole = compare(units, expected, flexible, observed)
+        checked.append((part.extra, part.missing) == (whole.extra, whole.missing))
+        return part
+
+    monkeypatch.setattr(projection, "recompare", both)  # (the mistake check imports it when it runs)
+    game = TableGame(3, 6, wiring_for("mixed"), mistake_rate=0.05)
+    while game.truth.state.turns_done < 12:
+        game.play_one()
+    assert game.totals.mistakes >= 2
+    assert len(checked) > 500 and all(checked), checked.count(False)
