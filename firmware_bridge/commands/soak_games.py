@@ -17,7 +17,7 @@ from typing import Any
 from firmware_bridge.cli import Command
 
 SOAKS = {"aac": "sim.soak.games", "toe": "sim.soak.toe"}
-ERRORS = ("false_rejections", "missed_illegal", "desyncs", "truth_mismatches")
+ERRORS = ("false_rejections", "missed_illegal", "desyncs", "truth_mismatches", "crashes")  # (crashes: aac only)
 
 
 def player_counts(text: str) -> list[int]:
@@ -78,7 +78,7 @@ def _run(args: argparse.Namespace) -> int:
             return
         s = totals.summary()
         print(f"  {done}/{args.games} games, {s['decisions']} decisions, "
-              + ", ".join(f"{k} {s[k]}" for k in ERRORS), file=sys.stderr, flush=True)
+              + ", ".join(f"{k} {s[k]}" for k in ERRORS if k in s), file=sys.stderr, flush=True)
 
     from sim.soak.stopping import stop_on_sigterm
 
@@ -94,7 +94,7 @@ def _run(args: argparse.Namespace) -> int:
     for note in totals.notes[:50]:
         print(f"problem: {note}")
     _print(figures, args.json)
-    return 0 if not any(figures[k] for k in ERRORS) else 1
+    return 0 if not any(figures.get(k) for k in ERRORS) else 1
 
 
 def _corpus(soak: Any, args: argparse.Namespace, started: float) -> int:

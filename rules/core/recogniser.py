@@ -835,7 +835,8 @@ class Recogniser:
                     line = self._spliced(whole, at, steps, node.state)
                     if line is None:
                         continue
-                    res = self._search(line, observed, goal=goal, budget=min(left, settings.budget))
+                    res = self._search(line, observed, goal=goal, budget=min(left, settings.budget),
+                                       agrees=self._bound_from_mark(done))
                     left -= max(res.expansions, 1)
                     for m in res.matches:
                         if (key := self._key(m.state)) not in known:
@@ -854,6 +855,10 @@ class Recogniser:
             return self._settle(self._consistent(found), Verdict(undone=undone))
         self._keep(going, observed)
         return Verdict(undone=undone, in_sync=True, pending=True, prompts=self._prompts())
+
+    def _bound_from_mark(self, done: Path) -> Callable[[Hypothesis], bool]:
+        """``_agrees_from_mark`` for a search from a mark (its lines start there, not at the committed position)."""
+        return lambda h: self._agrees_from_mark(done, h)
 
     def _agrees_from_mark(self, done: Path, h: Hypothesis) -> bool:
         """``_agrees`` for a line from the turn's first mark, ``done`` being the decisions committed since:
@@ -1702,9 +1707,15 @@ class Recogniser:
         goal: Callable[[State], bool] | None = None,
         budget: int | None = None,
         swapping: bool = False,
+        agrees: Callable[[Hypothesis], bool] | None = None,
     ) -> SearchResult:
         """Breadth-first over legal decisions, never letting the table drift further from the snapshot
-        (``swapping``: but once per line, at places that only count; see ``_explain_swapped``)."""
+        (``swapping``: but once per line, at places that only count; see ``_explain_swapped``).
+
+        ``agrees``: whether a line keeps to the answers given, read from ``start``'s origin (``_agrees``,
+        from the committed position, unless given: a search from one of the turn's marks reads its lines
+        with ``_agrees_from_mark``)."""
+        agrees = self._agrees if agrees is None else agrees
         settings = self.settings
         budget = settings.budget if budget is None else min(budget, settings.budget)
         root = self._node(start.state)
@@ -1837,7 +1848,7 @@ class Recogniser:
             # had placed her activated Compass first, and when the table showed the section constructed and her
             # Rose bound, "the energy" reached it one decision on, in a hand, and the search stopped there, one
             # level short of the benefit and the upgraded token it let her take; the legal table was refused)
-            in_progress = any(self._agrees(p) for p in result.partial[carried:])
+            in_progress = any(agrees(p) for p in result.partial[carried:])
             if in_progress and vanish_levels <= 0 and quiet_levels > 0 and result.expansions < budget:
                 # a choice the table cannot see beside the move in progress has longer ways to it, through
                 # decisions nothing shows: followed, as for a match (presence seed 199, turn 31: Ignotas,
@@ -2770,7 +2781,9 @@ class Recogniser:
             # (from the mark itself, not a copy: positions are never changed once made, and the positions
             # searched from it stay cached for the next snapshots of a mistake being put right, each of
             # which is searched from the same marks)
-            res = self._search(Hypothesis((), mark), observed, budget=self.settings.repair_budget - spent)
+            done: Path = tuple(self._committed.history[len(mark.history):])
+            res = self._search(Hypothesis((), mark), observed, budget=self.settings.repair_budget - spent,
+                               agrees=self._bound_from_mark(done))
             spent += res.expansions
             if res.matches:
                 # the table passed through this turn's snapshots since the mark: a token seen by its identity on

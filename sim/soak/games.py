@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,7 @@ class SoakTotals:
     missed_illegal: int = 0
     desyncs: int = 0
     truth_mismatches: int = 0
+    crashes: int = 0  # games that stopped on an exception (the controller, or the sim, failed: always a defect)
     prompts: int = 0
     mistakes: int = 0
     flagged: int = 0
@@ -58,7 +60,7 @@ class SoakTotals:
 
     def merge(self, other: SoakTotals) -> None:
         for name in ("games", "decisions", "false_rejections", "missed_illegal", "desyncs", "truth_mismatches",
-                     "prompts", "mistakes", "flagged", "recovered"):
+                     "crashes", "prompts", "mistakes", "flagged", "recovered"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.verdict_ms += other.verdict_ms
         self.notes += other.notes
@@ -68,7 +70,7 @@ class SoakTotals:
         return {
             "games": self.games, "decisions": self.decisions, "false_rejections": self.false_rejections,
             "missed_illegal": self.missed_illegal, "desyncs": self.desyncs,
-            "truth_mismatches": self.truth_mismatches, "prompts": self.prompts,
+            "truth_mismatches": self.truth_mismatches, "crashes": self.crashes, "prompts": self.prompts,
             "mistakes_injected": self.mistakes, "mistakes_flagged": self.flagged,
             "mistakes_recovered": self.recovered,
             "verdict_ms_p50": round(ms[len(ms) // 2], 3), "verdict_ms_p99": round(ms[int(len(ms) * 0.99)], 3),
@@ -325,7 +327,13 @@ def _one(totals: SoakTotals, job: tuple[int, int, str], options: dict[str, Any] 
          mistake_rate: float) -> None:
     players, game_seed, fidelity = job
     noted = len(totals.notes)
-    TableGame(players, game_seed, wiring_for(fidelity), options, totals, mistake_rate).play()
+    try:
+        TableGame(players, game_seed, wiring_for(fidelity), options, totals, mistake_rate).play()
+    except Exception as exc:  # (one game's failure ended a 1000-game run, naming no game: identity seed 71195)
+        totals.games += 1
+        totals.crashes += 1
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        totals.notes.append(f"crashed: {type(exc).__name__}: {exc} ({where.filename}:{where.lineno})")
     # (each problem names its game, so that it can be played again alone)
     totals.notes[noted:] = [f"game seed {game_seed} ({players} players, {fidelity}): {note}"
                             for note in totals.notes[noted:]]

@@ -2168,3 +2168,15 @@ def test_a_mistake_only_lines_against_an_answer_explain_commits_none_of_them():
     moves were refused twice (presence soak, seed 237, saved at turn 107). The answered line is now kept
     beside them, and nothing against the answer is committed on that snapshot."""
     _played_without_errors("presence_mistake_explained_against_an_answer.json", 3, 237, 2)
+
+
+def test_a_turn_explained_again_from_its_start_reads_the_answers_from_there():
+    """CLAIM (p. 17) and the achievements (p. 22): Multanec, asked, named his claim of tile 4 paid with a
+    Magnet, and Aureon her gift of a wild energy; the soak then had a player put an exhausted energy on an
+    achievement without an action. Nothing from the committed position explained that table, so the turn
+    was explained again from its start, and each line the search found in progress was checked against the
+    answers as if it began at the committed position: walking it from there, its first decision was illegal,
+    and the controller stopped with "Not now" (identity soak, seed 71195, turn 144, which ended a 1000-game
+    run at game 190). A search from a mark of the turn reads its lines' answers from the mark."""
+    game = _played_without_errors("reexplain_after_answer.json", 5, 71195, 2, fidelity="identity")
+    assert game.totals.mistakes >= 1
