@@ -9,7 +9,7 @@ the table at this moment offers the tokens the mistake needs.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.aac.state import AacState
@@ -528,7 +528,6 @@ class _Scored:
 
     position: AacState
     projection: Projection
-    frozen: Mapping[str, tuple[str, ...]]
     cmp: Comparison
 
 
@@ -577,16 +576,16 @@ class MistakeBook:
         def score(position: AacState, parent: _Scored | None = None) -> _Scored:
             if parent is None:
                 expected = view.project(position)
-                frozen = expected.frozen()
-                return _Scored(position, expected, frozen, compare(view.units, frozen, expected.flexible, observed))
+                return _Scored(position, expected,
+                               compare(view.units, expected.frozen(), expected.flexible, observed))
             # (one decision from a scored parent: project and compare again only what the decision changed, as
             # the recogniser does; this search was half of an identity soak's time)
             expected = view.project_after(position, parent.position, parent.projection)
             frozen = expected.frozen()
-            changed = {unit for unit, _ in frozen.items() ^ parent.frozen.items()}
+            changed = {unit for unit, _ in frozen.items() ^ parent.projection.frozen().items()}
             cmp = recompare(view.units, parent.cmp, changed, frozen, expected.flexible, observed,
                             parent.projection.flexible)
-            return _Scored(position, expected, frozen, cmp)
+            return _Scored(position, expected, cmp)
 
         def may_swap(before: Comparison, after: Comparison) -> bool:
             return further_only_at_counts(view.units, before, after)
@@ -600,11 +599,11 @@ class MistakeBook:
         return MistakeBook._reaches(state, score, set(), depth, budget, may_swap)
 
     @staticmethod
-    def _reaches(state: AacState, score: Callable[..., _Scored], seen: set[str], depth: int,
+    def _reaches(state: AacState, score: Callable[[AacState, _Scored | None], _Scored], seen: set[str], depth: int,
                  budget: int, swap: Callable[[Comparison, Comparison], bool] | None = None) -> bool:
         """Breadth-first from ``state``: a line of at most ``depth`` decisions whose table ``score`` says
         matches, never further from it on the way (or, where ``swap`` allows, once)."""
-        first = score(state)
+        first = score(state, None)
         if first.cmp.exact:
             return True  # (nothing the sensors tell apart changed, or the table is put back: p. 34)
         level = [(first, False)]
