@@ -37,7 +37,7 @@ class TableEngine:
         if isinstance(item, Readings):
             self.stabiliser.update(item.source, item.readings, now)
         elif isinstance(item, Confirmed):
-            self.stabiliser.confirm(item.source, item.scan, now)
+            self.stabiliser.confirm(item.source, item.scan, now if item.t is None else min(now, item.t))
         elif isinstance(item, Ready):
             self.stabiliser.set_ready(item.source, item.ready, now, item.scan_period)
             self._lost_source = self._lost_source or not item.ready

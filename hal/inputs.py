@@ -22,10 +22,15 @@ class Readings:
 
 @dataclass(frozen=True)
 class Confirmed:
-    """Every reading the source reported is known to have held through ``scan``."""
+    """Every reading the source reported is known to have held through ``scan``.
+
+    ``t``: when that scan was made, on the host's clock, if the source knows (a board's heartbeat, read
+    by the board's own clock); None: when the engine handles it. A heartbeat read late must not pass
+    for a scan made after changes on other boards that were read before it."""
 
     source: str
     scan: int
+    t: float | None = None
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,13 @@ A location's new raw reading is *settled* once it has been unchanged for
 ``quiet_window`` seconds (host clock, injectable) **and** its source has
 confirmed at least ``agree_scans`` scans of it. A snapshot is due when some
 location's settled reading differs from the last snapshot, no other location
-is still moving, and every source has confirmed its whole image at least one
-quiet window after the newest change arrived (so a change still in flight on
-another link cannot be missed) and after it was last ready again. A hand in
-the middle of a move, bounce, flicker or a hand passing over therefore never
-yields one. A location that keeps changing for longer than ``max_unsettled``
+is still moving, and every source has confirmed its whole image as of a scan
+made at least one quiet window after the newest change arrived (so a change
+still in flight on another link cannot be missed) and after it was last ready
+again. A scan's time is the board's own, put on the host's clock
+(``hal.link.board_clock``), not the time its heartbeat happened to be read.
+A hand in the middle of a move, bounce, flicker or a hand passing over
+therefore never yields one. A location that keeps changing for longer than ``max_unsettled``
 is held at its last stable reading and listed as noisy, so one broken sensor
 cannot freeze the whole table. Nothing is reported while any source is not
 ready (disconnected or resynchronising).
@@ -83,11 +85,15 @@ class Stabiliser:
                 self._confirmed[source] = -1  # (a board that rebooted counts its scans from 0 again)
             self._ready[source] = ready
 
-    def confirm(self, source: str, scan: int, now: float) -> None:
-        """Every reading of ``source`` held through its scan ``scan`` (learnt at host time ``now``)."""
+    def confirm(self, source: str, scan: int, at: float) -> None:
+        """Every reading of ``source`` held through its scan ``scan``, made at host time ``at``.
+
+        ``at`` is when the scan was made (a board's heartbeat, placed by its own clock), not when the news
+        arrived: a loaded host reads one board's old heartbeat after another board's newer change, and
+        that heartbeat says nothing about the table after the change."""
         if source in self._confirmed:
             self._confirmed[source] = scan
-            self._confirmed_at[source] = now
+            self._confirmed_at[source] = at
 
     def update(self, source: str, readings: Mapping[str, tuple[Reading, int]], now: float) -> None:
         for location, (reading, since_scan) in readings.items():

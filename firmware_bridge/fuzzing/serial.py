@@ -185,7 +185,7 @@ class _Listener:
             require(0 <= ch < CHANNELS, f"a change reported for channel {ch}, outside the wiring's {CHANNELS}")
             self.values[ch] = val
 
-    def confirmed(self, scan: int) -> None:
+    def confirmed(self, scan: int, t: float) -> None:
         pass
 
     def ready(self, ready: bool) -> None:

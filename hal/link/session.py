@@ -12,11 +12,11 @@ small parts, each retried until acknowledged.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
 from hal.firmware.aetherlink_fw import wire
+from hal.link.board_clock import BoardClock
 from hal.link.codec import decode_message
 from hal.link.errors import FrameError, MessageError
 from hal.link.framing import FrameDecoder, encode_frame
@@ -34,7 +34,7 @@ def after16(a: int, b: int) -> bool:
 class LinkListener(Protocol):
     def channel_values(self, changes: dict[int, tuple[object, int]]) -> None: ...
 
-    def confirmed(self, scan: int) -> None: ...
+    def confirmed(self, scan: int, t: float) -> None: ...
 
     def ready(self, ready: bool) -> None: ...
 
@@ -50,6 +50,7 @@ class LinkSettings:
     repair_interval: float = 0.02  # at most one repair request per this interval
     led_retry: float = 0.1  # resend an unacknowledged LED part after this long
     led_chunk: int = 8  # LEDs per LED_SET message
+    clock_window: float = 2.0  # how long a heartbeat's delay counts in placing the board's moments (BoardClock)
 
 
 class HostSession:
@@ -99,7 +100,7 @@ class HostSession:
         self.last_seq = 0
         self.last_request = -1e9
         self.next_event: int | None = self.hello.first_event if self.hello else None
-        self.offsets: deque[float] = deque(maxlen=32)
+        self.board_clock = BoardClock(self.settings.clock_window)
         self.confirmed_leds: list[LedValue | None] = [None] * (self.hello.leds if self.hello else 0)
         self.led_inflight: dict[int, tuple[int, tuple[LedValue, ...], float]] = {}
         self.led_seq = 0
@@ -236,23 +237,28 @@ class HostSession:
             self.status.message_errors += 1
             return
         self.status.events_lost_on_device = bool(hb.flags & 0x01)
-        self.offsets.append(now - hb.uptime_ms / 1000.0)
+        uptime = hb.uptime_ms / 1000.0
+        self.board_clock.heard(uptime, now)
+        # When the board made this scan, by the host's clock: not when the heartbeat was read, which on a
+        # loaded host can be well after later changes on other boards were read (``Stabiliser.confirm``).
+        scanned_at = self.board_clock.host_time(uptime, now)
         if self.synced:
             if hb.last_seq != self.last_seq:
                 self._desync(f"gap: heartbeat at delta {hb.last_seq}, host at {self.last_seq}", now)
             elif hb.versions != self.versions:
                 self._desync("block versions differ", now)
             else:
-                self.listener.confirmed(hb.scan)
+                self.listener.confirmed(hb.scan, scanned_at)
         else:
-            if not self._try_sync(hb) and now - self.last_request >= self.settings.repair_interval:
+            if not self._try_sync(hb, scanned_at) and now - self.last_request >= self.settings.repair_interval:
                 self._request([b for b, v in enumerate(hb.versions) if self.versions[b] != v], now)
         if self.next_event == hb.next_event:
-            self.listener.watermark(hb.uptime_ms / 1000.0 + min(self.offsets))
+            self.listener.watermark(scanned_at)
 
-    def _try_sync(self, hb: wire.Heartbeat) -> bool:
+    def _try_sync(self, hb: wire.Heartbeat, scanned_at: float) -> bool:
         """In sync again if every block version equals the heartbeat's: the mirror is then exactly
-        the device's image at that heartbeat (later deltas are checked against its ``last_seq``)."""
+        the device's image at that heartbeat (later deltas are checked against its ``last_seq``);
+        ``scanned_at``: when the board made the heartbeat's scan, on the host's clock."""
         assert self.hello is not None
         if hb.versions != self.versions:
             return False
@@ -269,7 +275,7 @@ class HostSession:
         }
         self.listener.channel_values(full)
         self.listener.ready(True)
-        self.listener.confirmed(hb.scan)
+        self.listener.confirmed(hb.scan, scanned_at)
         return True
 
     def _on_event(self, ev: wire.Event, now: float) -> None:
@@ -278,8 +284,7 @@ class HostSession:
         if ev.event_id == self.next_event:
             self.next_event = (self.next_event + 1) & 0xFFFF
             self.status.events += 1
-            t = ev.t_ms / 1000.0 + (min(self.offsets) if self.offsets else now - ev.t_ms / 1000.0)
-            self.listener.edge(ev.channel, ev.level, min(t, now))
+            self.listener.edge(ev.channel, ev.level, self.board_clock.host_time(ev.t_ms / 1000.0, now))
         elif after16(ev.event_id, self.next_event):
             return  # an earlier event is missing; the device resends in order
         else:

@@ -81,8 +81,8 @@ class McuSource:
         if readings:
             self._sink(Readings(self.id, readings))
 
-    def confirmed(self, scan: int) -> None:
-        self._sink(Confirmed(self.id, scan))
+    def confirmed(self, scan: int, t: float) -> None:
+        self._sink(Confirmed(self.id, scan, t))
 
     def ready(self, ready: bool) -> None:
         hello = self.session.hello

@@ -95,24 +95,37 @@ class VirtualMcu:
         if data:
             core.receive(data)
         self._catch_up(core, now_ms)
-        for location, raw in self.sensors.poll(self.device.id).items():
-            core.set_value(self.index[location], raw)
-        core.end_scan(now_ms)
+        self._scan(core, now_ms)
         for location, level, when in self.sensors.edges(self.device.id):
             core.edge(self.index[location], level, now_ms, at_ms=self._stamp(when, now_ms))
         core.poll(now_ms)
         self.last_ms = now_ms
         self.port.write(core.take_output())
 
+    def _scan(self, core: DeviceLink, scan_ms: int, at: float | None = None) -> None:
+        """One scan of the sensors (``at``: its moment on the sensors' clock, if in the past)."""
+        for location, raw in self.sensors.poll(self.device.id, at).items():
+            core.set_value(self.index[location], raw)
+        core.end_scan(scan_ms)
+
     def _catch_up(self, core: DeviceLink, now_ms: int) -> None:
         """The scans firmware would have made while this thread was held up (a loaded machine), each
-        seeing the image as it was: scan numbers then count time, as on a board, so the host can tell
-        how long a reading held however late it arrived."""
+        seeing the table as it was at its moment: scan numbers then count time, as on a board, so the
+        host can tell how long a reading held however late it arrived; a change made during the hold-up
+        is seen by the first scan after it; and a contact bounces for its few scans, not for the whole
+        hold-up. (Made up as unchanged, a bounce that began before a 100 ms hold-up lasted through it: a
+        token moved between boards read as gone from one and not yet on the other for longer than the
+        quiet window, a token in a hand that was never there, and the link soak counted a wrong
+        snapshot.) Without ``origin`` the sensors' moments are unknown and the scans see nothing new."""
         period_ms = self.timing.scan_period * 1000
         if self._scanned_ms is not None and period_ms > 0:
-            missed = int((now_ms - self._scanned_ms) / period_ms) - 1
-            for _ in range(min(missed, _MAX_CATCH_UP)):
-                core.end_scan(now_ms)  # (nothing changed in them: nothing is sent)
+            missed = min(int((now_ms - self._scanned_ms) / period_ms) - 1, _MAX_CATCH_UP)
+            for n in range(missed, 0, -1):
+                scan_ms = now_ms - n * period_ms
+                if self.origin is None:
+                    core.end_scan(now_ms)
+                else:
+                    self._scan(core, int(scan_ms), self.origin + scan_ms / 1000)
         self._scanned_ms = now_ms
 
     def _stamp(self, when: float, now_ms: int) -> int:

@@ -89,6 +89,7 @@ class VirtualSensors:
         self.pending_edges: dict[str, list[tuple[str, int, float]]] = {}  # device -> (location, level, when)
         self.edge_sinks: dict[str, EdgeSink] = {}  # device -> where its edges go at once (``deliver_edges``)
         self.dirty: dict[str, set[str]] = {}  # device -> locations to look at on its next scan
+        self.since: dict[str, float] = {}  # location -> when (this clock) its latest change, bounce or blip began
         with table.lock:
             for loc_id, loc in self.state.items():
                 self.true_raw[loc_id] = raw_value(loc, table.tokens(loc_id))
@@ -120,6 +121,7 @@ class VirtualSensors:
     # -- table side
     def _on_change(self, change: TableChange) -> None:
         with self.lock:
+            now = self.clock()
             for location in change.locations:
                 loc = self.state.get(location)
                 if loc is None:
@@ -129,8 +131,8 @@ class VirtualSensors:
                 if new != old and self.faults.bounce_scans:
                     self.bouncing[location] = (old, self.rng.randint(1, self.faults.bounce_scans))
                 self.true_raw[location] = new
+                self.since[location] = now
                 self._mark(location)
-            now = self.clock() if change.levels else 0.0
             for location, level in change.levels:
                 loc = self.momentary.get(location)
                 if loc is None:
@@ -147,6 +149,7 @@ class VirtualSensors:
             if self.faults.hand_over_rate and self.rng.random() < self.faults.hand_over_rate and self.state:
                 for location in self.rng.sample(sorted(self.state), 3):
                     self.blips[location] = self.faults.hand_over_scans
+                    self.since[location] = now
 
     # -- device side
     def current(self, location: str) -> object:
@@ -161,8 +164,12 @@ class VirtualSensors:
             return old if self.rng.random() < 0.5 else self.true_raw[location]
         return self.true_raw[location]
 
-    def poll(self, device: str) -> dict[str, object]:
-        """One scan of ``device``: the locations whose raw value differs from what it last reported."""
+    def poll(self, device: str, at: float | None = None) -> dict[str, object]:
+        """One scan of ``device``: the locations whose raw value differs from what it last reported.
+
+        ``at``: the moment of the scan (this clock), when it is in the past: a simulated board making up
+        the scans its held-up thread missed (``VirtualMcu``). A location that changed after it reads as
+        it was, and its bounce or blip neither shows nor ages until a scan after it began."""
         with self.lock:
             seen = self.reported.setdefault(device, {})
             out: dict[str, object] = {}
@@ -174,23 +181,29 @@ class VirtualSensors:
                 return out
             candidates = self.dirty.pop(device, set())
             candidates.update(set(self.stuck) | set(self.blips) | set(self.bouncing))
+            later: set[str] = set()
             for location in sorted(candidates):  # (a scan order that does not depend on the hash seed)
                 if self.device_of.get(location) != device or location not in self.state:
+                    continue
+                if at is not None and self.since.get(location, at) > at:
+                    later.add(location)
                     continue
                 value = self.current(location)
                 if seen.get(location) != value:
                     out[location] = seen[location] = value
-            self._age(device)
+            if later:
+                self.dirty.setdefault(device, set()).update(later)
+            self._age(device, later)
             return out
 
-    def _age(self, device: str) -> None:
+    def _age(self, device: str, later: set[str]) -> None:
         for table in (self.blips,):
-            for location in [loc for loc in table if self.device_of.get(loc) == device]:
+            for location in [loc for loc in table if self.device_of.get(loc) == device and loc not in later]:
                 table[location] -= 1
                 if table[location] <= 0:
                     del table[location]
                     self._mark(location)
-        for location in [loc for loc in self.bouncing if self.device_of.get(loc) == device]:
+        for location in [loc for loc in self.bouncing if self.device_of.get(loc) == device and loc not in later]:
             old, left = self.bouncing[location]
             if left <= 1:
                 del self.bouncing[location]

@@ -44,7 +44,7 @@ class Listener:
     def channel_values(self, changes):
         self.values.update({ch: v for ch, (v, _) in changes.items()})
 
-    def confirmed(self, scan):
+    def confirmed(self, scan, t):
         pass
 
     def ready(self, ready):

@@ -19,6 +19,7 @@ class Listener:
         self.values: dict[int, object] = {}
         self.is_ready = False
         self.scan = -1
+        self.confirmations: list[tuple[int, float]] = []  # (scan, when the board made it, on the host's clock)
         self.edges: list[tuple[int, int]] = []
         self.mark = float("-inf")
 
@@ -26,8 +27,9 @@ class Listener:
         for ch, (value, _since) in changes.items():
             self.values[ch] = value
 
-    def confirmed(self, scan):
+    def confirmed(self, scan, t):
         self.scan = scan
+        self.confirmations.append((scan, t))
 
     def ready(self, ready):
         self.is_ready = ready

@@ -56,3 +56,24 @@ def test_chatter_on_sliders():
     edges = sensors.edges("dev-aureon")
     assert edges[-1][:2] == ("aureon.dev.p1.slider", 1)
     assert all(loc == "aureon.dev.p1.slider" for loc, _, _ in edges)
+
+
+def test_a_scan_made_up_for_a_past_moment_sees_the_table_as_it_was_then():
+    """A simulated board's thread held up makes up the scans it missed (``VirtualMcu``): each reads the
+    table at its own moment. A change after that moment is read by a later scan; a bounce begins with
+    the change and lasts its few scans, however late they are made. (A bounce made to last through a
+    100 ms hold-up showed the link soak a token in a hand that never held it: a wrong snapshot.)"""
+    table = _table()
+    wiring = load_wiring_map("aac-5p")
+    now = [10.0]
+    sensors = VirtualSensors(table, wiring, SensorFaults(bounce_scans=2), seed=4, clock=lambda: now[0])
+    sensors.poll("dev-aureon")
+    now[0] = 10.05  # the move, during the hold-up
+    table.move("aureon.dev.p1.top1", "aureon.dev.front")
+    assert sensors.poll("dev-aureon", at=10.02) == {}  # made up for a moment before it
+    assert sensors.poll("dev-aureon", at=10.04) == {}
+    after = [sensors.poll("dev-aureon", at=10.05 + 0.002 * n) for n in range(1, 4)]
+    assert sensors.settled()  # the bounce is over by the third scan after the move
+    read = {k: v for scan in after for k, v in scan.items()}
+    assert read == {"aureon.dev.front": 1, "aureon.dev.p1.top1": ()}
+    assert sensors.poll("dev-aureon") == {}

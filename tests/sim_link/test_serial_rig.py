@@ -171,7 +171,7 @@ def test_a_miniature_moved_away_and_back_while_the_hal_was_held_up_marks_the_nex
 
 def test_a_held_up_scan_thread_still_counts_the_boards_scans_by_time(clean_rig):
     """Firmware scans every period whatever the host does; the simulated boards' thread, held up by a
-    loaded machine, makes up the scans it missed (seeing nothing new in them), so scan numbers count
+    loaded machine, makes up the scans it missed (each seeing the table at its moment), so scan numbers count
     time as on a board: the HAL judges how long a reading held by them."""
     _table, rig, backend, _snaps, _events = clean_rig
     assert wait_for(lambda: backend.status().ready)
@@ -236,3 +236,25 @@ def test_leds_that_change_go_out_at_once_whatever_the_links_timer_period(tmp_pat
     finally:
         backend.stop()
         rig.stop()
+
+
+def test_a_change_during_a_hold_up_is_scanned_when_it_happened(clean_rig):
+    """The scans a held-up board thread makes up see the table at their own moments, so the board marks
+    a change with the scan that followed it, not with the late one that ended the hold-up: the host
+    judges how long readings held by scan numbers."""
+    table, rig, backend, _snaps, _events = clean_rig
+    assert wait_for(lambda: backend.status().ready)
+    loc = rig.wiring.locations["board.pool.t1"]
+    assert loc.channel is not None and loc.channel.index is not None
+    mcu = rig.mcus[loc.channel.device]
+    block = loc.channel.index // rig.timing.block_size
+    with rig.lock:
+        before = mcu.core.scan
+        time.sleep(0.1)
+        table.move("board.pool.t1", "board.deck")
+        time.sleep(0.2)
+    assert wait_for(lambda: mcu.core.scan > before + 100)
+    with rig.lock:
+        changed = mcu.core.changed_scan[block] - before
+    period = rig.timing.scan_period
+    assert 0.09 / period <= changed <= 0.15 / period, changed  # not at the end of the hold-up (0.3 s)
