@@ -29,7 +29,6 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from hal.backend import HalBackend
 from hal.factory import BackendConfig, open_backend
 from hal.settings import fast_settings
 from hal.wiring.loader import WiringMap, load_wiring_map
@@ -147,7 +146,6 @@ def run_soak(config: SoakConfig, progress: Any = None) -> SoakResult:
         backend.start(snapshots.put, events.put)
         try:
             _drive(config, rng, table, rig, truth, snapshots, events, result, progress)
-            _await_boards(backend, config.timeout)
         finally:
             backend.stop()
             rig.stop()
@@ -207,7 +205,9 @@ def _drive(
             unplug_at.pop(0)
             _drain_events(events, expected_events, result, config.timeout)  # what a board has not sent dies with it
             offline = rng.choice(sorted(rig.mcus))
-            steps = rng.randint(1, 3)
+            # (at most as many as leave a manipulation for each unplug still to come: seeds 108 and 309
+            # ended with one never made, and counted 39 reconnects of 40)
+            steps = min(rng.randint(1, 3), max(1, config.manipulations - done - len(unplug_at)))
             if rng.random() < 0.5:
                 # the board goes a moment after a change: read by a scan or two, or not at all, before it goes
                 manipulate(allow_momentary=False)
@@ -237,15 +237,6 @@ def _drive(
     result.missed_events += sum(expected_events.values())
     result.manipulations = done
     result.kinds = dict(kinds)
-
-
-def _await_boards(backend: HalBackend, timeout: float) -> None:
-    """Wait until every board is back in sync: one unplugged by the last manipulations that left the
-    table as it was is reported by no snapshot, and stopping before it reopened would count one
-    reconnect short (seed 108 counted 39 of its 40 unplugs)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and not all(d.state == "ready" for d in backend.status().devices):
-        time.sleep(0.01)
 
 
 def _await(
