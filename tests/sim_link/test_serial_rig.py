@@ -215,7 +215,11 @@ def test_a_snapshot_does_not_wait_for_the_boards_periodic_heartbeats(tmp_path):
         table.move("aureon.board.exhausted", "board.pool")
         assert wait_for(lambda: snaps[-1].readings["board.pool"] == 6)
         assert all(mcu.core is not None and mcu.core.heartbeats <= 1 for mcu in rig.mcus.values())  # (at boot)
-        assert sum(d.heartbeat_requests for d in backend.status().devices) >= 2 * len(rig.mcus)
+        # Asked, not waited for: every confirmation came from a heartbeat asked for (or from a board's sync).
+        # Not two requests per board: on a loaded machine a board can confirm unasked once (by the heartbeat
+        # that ends its sync, when that comes late enough; or answering a request made for the first snapshot
+        # only after the change). CI once counted 13 for 7 boards; which of the two it was is not traced.
+        assert sum(d.heartbeat_requests for d in backend.status().devices) >= len(rig.mcus)
     finally:
         backend.stop()
         rig.stop()
