@@ -10,9 +10,9 @@ still in flight on another link cannot be missed) and after it was last ready
 again. A scan's time is the board's own, put on the host's clock
 (``hal.link.board_clock``), not the time its heartbeat happened to be read.
 A hand in the middle of a move, bounce, flicker or a hand passing over
-therefore never yields one. A location that keeps changing for longer than ``max_unsettled``
-is held at its last stable reading and listed as noisy, so one broken sensor
-cannot freeze the whole table. Nothing is reported while any source is not
+therefore never yields one. A location that keeps changing for longer than
+``max_unsettled`` is held at its last stable reading and listed as noisy, so
+one broken sensor cannot freeze the whole table. Nothing is reported while any source is not
 ready (disconnected or resynchronising).
 
 A source that is ready again (a board replugged or resynchronised) sends its
