@@ -729,6 +729,8 @@ class Recogniser:
         if not found and self._observed is not None:
             found = self._ended_on_the_way(self._observed, ended)
         if not found and self._observed is not None:
+            found = self._ended_through_swap(self._observed, ended)
+        if not found and self._observed is not None:
             otherwise = self._made_otherwise(self._observed, ended)
             if otherwise is not None:
                 return otherwise
@@ -772,6 +774,27 @@ class Recogniser:
             if (key := self._key(here.state)) not in known:
                 known.add(key)
                 found.append(here)
+        return found
+
+    def _ended_through_swap(self, observed: Mapping[str, tuple[str, ...] | int],
+                            ended: Callable[[State], bool]) -> list[Hypothesis]:
+        """Ends reached through a table further from the snapshot, once, where sensors only count.
+
+        A claim takes a tile from the pool and the tiles to its left slide right: at a presence-only pool
+        the claim alone shows one space more empty than the table, and only its replace, the slide, brings
+        it back. A snapshot with the slide begun (a space emptied) reads as a hand at work, and the search
+        never moves away from the table, so the seat's button found no end (presence seed 251, turn 90:
+        Aureon took the benefit of the Library section and claimed the pool's tile 4; she pressed her
+        button with tiles 2 and 3 slid along, and her legal move was refused). Searched only when nothing
+        else ends the seat's part (``_explain_swapped`` for a snapshot)."""
+        found: list[Hypothesis] = []
+        left = self.settings.swap_budget
+        for h in self._hyps:
+            if left <= 0:
+                break
+            res = self._search(h, observed, goal=ended, budget=left, swapping=True)
+            left -= max(res.expansions, 1)
+            found.extend(res.matches)
         return found
 
     def _ends_along(self, observed: Mapping[str, tuple[str, ...] | int],
@@ -1250,6 +1273,9 @@ class Recogniser:
         for before, choice, others, mixed, player in self._decided:
             n = len(before)
             if len(acts) <= n or (tuple(acts[:n]) != before and not self._reordered(self._committed, acts[:n], before)):
+                if choice is not None and not mixed and self._named_in_another_order(h.path, before, choice, others,
+                                                                                     player):
+                    return False
                 continue
             if choice is None:
                 # none of the options: the asked player's first decision of their kinds is the choice, made
@@ -1294,6 +1320,33 @@ class Recogniser:
             if self._decided_otherwise(h, n, choice):
                 return False
         return True
+
+    @staticmethod
+    def _named_in_another_order(path: Path, before: Sequence[Action], choice: Action, others: AbstractSet[Action],
+                                player: int | None) -> bool:
+        """Does a line that made the decisions the question took as made, in another order and among others,
+        make an option other than the one named and never the named one? It disagrees with the answer.
+
+        The answer names the asked player's next decision of the options after the decisions the question's
+        line had made; a line that made them too, in another order, is bound by it. Presence seed 250, turn
+        86: Rusné took her section's benefit and upgraded, then exhausted one Compass and activated the
+        other. Asked after a line with one Compass exhausted and no benefit yet, she named the activation;
+        lines with the benefit first did not pass through that position, so the answer bound none of them,
+        and the line with both Compasses exhausted was committed."""
+        acts = [a for _, a in path]
+        k = 0
+        while k < min(len(acts), len(before)) and acts[k] == before[k]:
+            k += 1
+        taken = Counter(before[k:])
+        theirs: list[Action] = []
+        for who, action in path[k:]:
+            if taken[action] > 0:
+                taken[action] -= 1
+            elif _made_by(who, player):
+                theirs.append(action)
+        if +taken:
+            return False  # (a line that did not make them all took another branch: the question is not its)
+        return choice not in theirs and any(action in others for action in theirs)
 
     def _reordered(self, start: State, made: Sequence[Action], asked: Sequence[Action]) -> bool:
         """Do ``made`` and ``asked``, the same decisions in another order, lead from ``start`` to the same

@@ -347,18 +347,37 @@ class AacTruth:
         Compass in the section and activated the other. Asked "exhaust or activate?" twice, the second time
         after a line with the exhaust and no benefit yet, she recalled her earliest such decision, the
         exhaust, again: every line with the activation was ruled out and the wrong upgrade committed."""
-        start = next((at for at, _ in reversed(self.outcomes.values()) if len(at.history) == since), None)
         # (with the decisions named ahead and not made yet: the controller's line may have taken them as
         # made. Presence seed 216, turn 17: Rusné named her pass on the gift after Multanec's claim before
         # making it; asked next about Freyith's gift, at the position after that pass, Freyith could not
         # place the question and recalled a pass of hers from before the claim, then gave a Wild)
         pending = [(self.promised_by, action) for action in self.promised] if self.promised_by >= 0 else []
         pending += [(who, action) for who, (path, _) in self._answered_ahead().items() for action in path]
-        made = [*self.state.history[since:], *pending]
-        # (the budget bounds the search; a whole turn and the next player's part can lie between: presence
-        # seed 119, turn 238, fifteen decisions since the controller last agreed)
-        if start is None or not made or len(made) > 24:
-            return None
+        # from the latest position they stood at, back to where the controller last agreed: the decisions the
+        # controller's line took as made are, most likely, the latest ones; and a whole turn between (presence
+        # seed 250, turn 86: Multanec's 20 decisions, then Rusné's section share; asked "exhaust or activate?"
+        # after a line with her Compass exhausted and no benefit yet, she could not place the question from
+        # the turn's start, and named the exhaust again where she had activated her other Compass)
+        starts = [at for at, _ in reversed(self.outcomes.values()) if len(at.history) >= since]
+        for start in starts:
+            made = [*self.state.history[len(start.history):], *pending]
+            # (the budget bounds the search; a whole turn and the next player's part can lie between: presence
+            # seed 119, turn 238, fifteen decisions since the controller last agreed)
+            if len(made) > 24:
+                break
+            if not made:
+                continue
+            rest, budget = self._reached_by_some(start, made, context, budget)
+            if rest is not None:
+                return rest
+            if budget <= 0:
+                break
+        return None
+
+    def _reached_by_some(self, start: AacState, made: list[tuple[int, Action]], context: str,
+                         budget: int) -> tuple[list[tuple[int, Action]] | None, int]:
+        """The decisions of ``made`` left over when some of them, in another order, lead from ``start`` to
+        the position ``context`` (or None), and the budget left."""
         frontier: list[tuple[AacState, tuple[int, ...]]] = [(start, ())]
         reached = {digest(start)}
         while frontier and budget > 0:
@@ -382,12 +401,13 @@ class AacTruth:
                     if key == context:
                         done = {*used, i}
                         # (less a put-and-take the controller's line carried straight on: presence seed 150)
-                        return without_round_trips([decision for j, decision in enumerate(made) if j not in done])
+                        return without_round_trips([decision for j, decision in enumerate(made)
+                                                    if j not in done]), budget
                     if key not in reached:
                         reached.add(key)
                         nxt.append((child, (*used, i)))
             frontier = nxt
-        return None
+        return None, budget
 
     def _first_after(self, options: list[tuple[str, Action]], seat: int | None, index: int) -> str | None:
         """The option that is the seat's first decision among them from the ``index``-th decision on."""

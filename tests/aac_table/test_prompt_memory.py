@@ -319,3 +319,38 @@ def test_an_energy_put_into_the_pool_and_one_taken_straight_out_is_recalled_as_c
     # only one seat's own put-and-take is a round trip: another seat taking from the heap is a decision of theirs
     assert without_round_trips([(0, history[3]), (1, history[4])]) == [(0, history[3]), (1, history[4])]
     assert without_round_trips([(0, history[3]), (0, history[4])]) == []
+
+
+def test_a_player_places_a_question_asked_after_a_whole_turn_from_the_latest_position_they_stood_at() -> None:
+    """MONUMENT SECTION COMPLETION (p. 19), presence seed 250, turn 86: Multanec played a whole turn of
+    twenty decisions and completed a section; Rusné took her share as the benefit, upgraded an action
+    token, exhausted one Compass in the section and activated the other. Asked "exhaust or activate?" at
+    the position after Multanec's turn and her exhaust alone, where she never stood, she searched every
+    order of the 25 decisions since the controller last agreed, found nothing within the budget, and named
+    the exhaust again. A player sees at once which of their latest decisions the question takes as done."""
+    data = json.loads((Path(__file__).parent / "data" / "presence_contributor_benefit_then_compasses.json")
+                      .read_text())
+    state = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(state, AacState)
+    truth = AacTruth(state.clone(), random.Random(0), load_wiring_map("aac-5p-presence").specs())
+    memory = PromptMemory()
+    memory.agreed(len(truth.state.history))
+    multanec = [Action("exhaust", (2, "bottom", "compass")), Action("use", (2, 0)), Action("pass", ()),
+                Action("exhaust", (1, "bottom", "compass")), Action("use", (1, 0)), Action("deploy", (4,)),
+                Action("place", ("magnet", "pool")), Action("exhaust", (3, "bottom", "wild")),
+                Action("use", (3, 0)), Action("deploy", (3,)), Action("place", ("wild", "mon:beacon:3")),
+                Action("place", ("magnet", "pool")), Action("place", ("rose", "pool")),
+                Action("exhaust", (2, "bottom", "wild")), Action("use", (2, 0)), Action("pass", ()),
+                Action("pass", ())]
+    exhaust, activate = Action("handle", ("compass", "exhaust")), Action("handle", ("compass", "activate"))
+    rusne = [Action("reward", ("benefit",)), Action("upgrade", ("u2a",)), exhaust, activate,
+             Action("place", ("compass", "pool"))]
+    for action in multanec:
+        truth.apply(action)
+    asked = truth.state.clone()
+    asked.apply(exhaust)  # (the controller's line: her exhaust first, no benefit yet)
+    for action in rusne:
+        truth.apply(action)
+    assert truth.state.history[-1] == (0, rusne[-1])
+    options = [("1", exhaust), ("2", activate)]
+    assert truth.answer(digest(asked), options, memory, {}, 0) == "2"

@@ -1075,6 +1075,53 @@ def test_a_seat_button_after_a_replace_ends_the_part_whichever_earlier_gift_the_
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
+def test_a_button_after_a_claim_whose_tiles_slid_along_ends_the_seats_part():
+    """CLAIM steps 2-4 (p. 17) and MONUMENT SECTION COMPLETION (p. 19) at a 3-player presence-only table:
+    Aureon completed the Library section; Ignotas exhausted his two Magnets and took the energy reward,
+    and Aureon took the benefit, a claim of the pool's tile 4, replacing her tile 0b. She pressed her
+    button with the pool's tiles 2 and 3 slid right: the table then lacks only tile 2, which reads as a
+    hand at work, and the claim alone shows tile 4's space empty as well, further from the table than
+    either end, so the search that never moves away from the table found no end and her legal move was
+    refused (presence seed 251, turn 90). An end through one such step at presence-only places is found."""
+    game, _ = _from_saved("presence_button_after_claim_tiles_slid.json", 3, 251, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 1)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert any(truth == Action("replace", ("III.1", "aureon.0b")) for truth, _ in asked), asked
+
+
+def test_an_answer_binds_the_lines_that_took_the_contributors_decisions_in_another_order():
+    """MONUMENT SECTION COMPLETION (p. 19) at a 2-player presence-only table: Rusné took her share of the
+    section Multanec completed as the benefit, upgraded an action token, then exhausted one Compass in the
+    section and activated the other into the unsensed Tile Pool. Asked "exhaust or activate?" after a line
+    with one Compass exhausted and no benefit yet, a position she never stood at, she named the
+    activation; the lines with the benefit first never passed that position, so the answer bound none of
+    them, and the line with both Compasses exhausted was committed (presence seed 250, turn 86). The answer
+    binds every line that made the decisions the question took as made, in any order; and the player,
+    seeing which of her decisions the question takes as done, names the one she made after them."""
+    game, _ = _from_saved("presence_contributor_benefit_then_compasses.json", 2, 250, fidelity="presence")
+    answered: list[tuple[Action | None, list[Action], Action]] = []
+    answer = game.recogniser.answer
+
+    def noted(prompt_id: str, key: str) -> Verdict:
+        prompt = game.recogniser.prompt
+        assert prompt is not None
+        chosen = next(o.actions[0] for o in prompt.options if o.key == key) if key != NONE_OF_THESE else None
+        answered.append((game.truth.seen.get(prompt.context), [o.actions[0] for o in prompt.options if o.actions],
+                         chosen))
+        return answer(prompt_id, key)
+
+    game.recogniser.answer = noted  # type: ignore[method-assign]
+    _play_turns(game, 1)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    compasses = {Action("handle", ("compass", "exhaust")), Action("handle", ("compass", "activate"))}
+    unseen = [chosen for seen, options, chosen in answered if seen is None and set(options) == compasses]
+    assert unseen, "asked about the second Compass at a position Rusné never stood at"
+    assert all(chosen == Action("handle", ("compass", "activate")) for chosen in unseen), unseen
+
+
 def test_a_reward_named_before_the_exhaust_the_kept_line_made_first_keeps_the_lines_after_it():
     """MONUMENT SECTION COMPLETION (p. 19) at a 4-player presence-only table: Rusné took her section's
     energy reward (nothing the sensors see), then exhausted her Magnet from the Fortress; Multanec then
