@@ -23,11 +23,11 @@ Pure and single-threaded: the service feeds snapshots, events and answers.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from itertools import pairwise
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from rules.core.api import CHANCE, SIMULTANEOUS, Action, Game, IllegalAction, State
 from rules.core.messages import Msg
@@ -49,6 +49,7 @@ _DELTAS_KEPT = 16  # pairs of snapshots whose differing units are kept (``_readi
 # nobody calls ``tidy`` on (the soaks') must stay bounded as ``_stale`` does
 _DROPPED_KEPT = 8
 KEPT_SNAPSHOTS = 8  # the latest snapshots whose kept lines a table put back takes up again (``_put_back_lines``)
+_T = TypeVar("_T")
 _NO_END = Msg("Nothing on the table says how this turn ends: finish the move first.")
 
 
@@ -220,6 +221,7 @@ class Settings:
     vanish_budget: int = 1000
     vanish_depth: int = 1  # levels searched for them (a token put where no sensor looks, after decisions unseen)
     max_between: int = 6  # decisions of one position kept as moves in progress (more: the position itself)
+    spread_from: int = 64  # positions in a search level from which it is expanded one per parent in turn
     # decisions after an answer that may lead to where another option went ("_through"): 1 or 2 in every one of
     # 687 lines found in four soak games (identity, mixed, presence); a third level was most of the time spent
     # by the searches that found nothing, which an answer's verdict waits for
@@ -1813,7 +1815,10 @@ class Recogniser:
         swapped: set[int] = set()  # (ids of lines that went further from the table once, ``swapping``)
         for _depth in range(settings.max_depth + settings.quiet_depth):
             nxt: list[tuple[Hypothesis, _Node, Comparison]] = []
-            for hyp, node, cmp in level:
+            starts: list[int] = []  # (where each position's children begin in ``nxt``)
+            chained_here: list[tuple[Hypothesis, _Node, Comparison]] = []  # (searched at this level, after it)
+            for hyp, node, cmp in _in_waves(level, chained_here, settings.spread_from):
+                starts.append(len(nxt))
                 state = node.state
                 if state.is_terminal():
                     continue
@@ -1864,7 +1869,7 @@ class Recogniser:
                         result.partial.append(replace(h2, held=held, holding=frozenset(cmp2.missing)))
                     if vanishing and cmp2.extra == cmp.extra and cmp2.missing == cmp.missing:
                         chained.add(id(h2))
-                        level.append((h2, kid, cmp2))  # (searched at this level, after the rest of it)
+                        chained_here.append((h2, kid, cmp2))  # (searched at this level, after the rest of it)
                     else:
                         nxt.append((h2, kid, cmp2))
                     if tracking and (not changed or unseen):
@@ -1915,7 +1920,7 @@ class Recogniser:
                 break  # a move is visibly in progress: the next snapshot will tell more
             if _depth + 1 >= settings.max_depth:
                 break  # (the levels past it are for invisible alternatives of a match only)
-            level = nxt
+            level = _spread(nxt, starts) if len(nxt) > settings.spread_from else nxt
         result.closest.sort(key=lambda t: (t[0], len(t[1].path)))
         del result.closest[8:]
         return result
@@ -2948,6 +2953,37 @@ class Recogniser:
             prompts=b.prompts,
             notes=a.notes + b.notes,
         )
+
+
+def _spread(level: list[_T], starts: Sequence[int]) -> list[_T]:
+    """A search level in turns: each parent's first child, then each one's second, and so on.
+
+    A level too large for the budget is expanded only in part, and in the order found that part is the
+    first parents' children alone: the lines that match then agree in every decision the first parents
+    share. Presence seed 257, turn 0: Ignotas claimed a tile and four opponents each gave an energy or
+    none from unsensed Exhausted Pools into the presence-only Tile Pool; the budget ran out among the
+    lines where Multanec gave a Compass, so all 111 lines found had it, and his Wild was committed as a
+    Compass unasked. In turns, the part expanded covers every earlier choice, and the players are asked."""
+    bounds = [*starts, len(level)]
+    groups = [level[a:b] for a, b in pairwise(bounds) if b > a]
+    out: list[_T] = []
+    for i in range(max((len(g) for g in groups), default=0)):
+        out.extend(g[i] for g in groups if i < len(g))
+    return out
+
+
+def _in_waves(first: list[_T], chained: list[_T], spread_from: int) -> Iterator[_T]:
+    """``first``, then what was put in ``chained`` while it was gone through, and so on, each wave spread
+    (``_spread``) when large: decisions nothing on the table shows are followed at the same level."""
+    wave = first
+    while wave:
+        starts: list[int] = []
+        for item in wave:
+            starts.append(len(chained))
+            yield item
+        kids = list(chained)
+        chained.clear()
+        wave = _spread(kids, starts) if len(kids) > spread_from else kids
 
 
 def _deciders(state: State) -> set[int]:

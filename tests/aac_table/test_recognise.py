@@ -1122,6 +1122,32 @@ def test_an_answer_binds_the_lines_that_took_the_contributors_decisions_in_anoth
     assert all(chosen == Action("handle", ("compass", "activate")) for chosen in unseen), unseen
 
 
+def test_gifts_after_a_claim_too_many_to_search_whole_are_all_asked_about():
+    """CLAIM step 3 (p. 17) at a 5-player presence-only table: Ignotas claimed a tile on the first turn and
+    the four opponents each placed an energy or none from their Exhausted Pools (only counted) into the
+    Tile Pool (unsensed). The lines that match run to 5 x 5 x 5 x 5, more than one snapshot's search
+    reaches; in the order found, the part reached had Multanec's Compass in every line, so he was never
+    asked and his Wild was committed as a Compass (presence seed 257, turn 0). The search takes such a
+    level in turns, one child per position, so the part it reaches covers every earlier choice."""
+    game = table(5, 257, "presence", mistakes=0.005)
+    asked: list[tuple[int, list[Action]]] = []
+    answer = game.recogniser.answer
+
+    def noted(prompt_id: str, key: str) -> Verdict:
+        prompt = game.recogniser.prompt
+        assert prompt is not None
+        asked.append((prompt.player, [o.actions[0] for o in prompt.options if o.actions]))
+        return answer(prompt_id, key)
+
+    game.recogniser.answer = noted  # type: ignore[method-assign]
+    _play_turns(game, 1)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    multanec = game.truth.state.players[0].char
+    assert multanec == "multanec"
+    assert any(player == 0 and any(o.kind == "gift" for o in options) for player, options in asked), asked
+
+
 def test_a_reward_named_before_the_exhaust_the_kept_line_made_first_keeps_the_lines_after_it():
     """MONUMENT SECTION COMPLETION (p. 19) at a 4-player presence-only table: Rusné took her section's
     energy reward (nothing the sensors see), then exhausted her Magnet from the Fortress; Multanec then
