@@ -780,7 +780,8 @@ class Recogniser:
 
     def _ended_through_swap(self, observed: Mapping[str, tuple[str, ...] | int],
                             ended: Callable[[State], bool]) -> list[Hypothesis]:
-        """Ends reached through a table further from the snapshot, once, where sensors only count.
+        """Ends reached through a table further from the snapshot, once, at places that only count or sense
+        presence.
 
         A claim takes a tile from the pool and the tiles to its left slide right: at a presence-only pool
         the claim alone shows one space more empty than the table, and only its replace, the slide, brings
