@@ -465,43 +465,47 @@ class AacTruth:
         return key
 
     def _beyond_promises(self, context: str, options: list[tuple[str, Action]], seat: int | None) -> str | None:
-        """Asked about the position their promised decisions lead to (the controller took them as made), a
-        player who decided by answering decides the next one there too, and makes it after them; asked there
-        again, they say what they decided.
+        """Asked about a position their promised decisions lead to (the controller took them as made), a
+        player who decided by answering names the promise they make there; at the end of their promises, they
+        decide the next one there too, and make it after them.
 
         Presence seed 109, turn 197: Ignotas, out of energy and loading energy between his presence-only
         Device rows, was asked which load came next before he made one, and promised a Compass from
         position 3 into position 2. Asked what came after it, he named the option whose line ended where
         the game stood (the Compass back: he had not moved it yet), then the Compass again, and so on: twenty
-        answers, each a loop the controller's lines took as made."""
+        answers, each a loop the controller's lines took as made.
+
+        Promises can come round to a position again: what they promised there is the answer, and the time
+        meant is the latest (the controller's lines take as many of them as made as the table allows; the
+        question does not say how many). Presence seed 254, turn 103: Ignotas promised nine loads that ended
+        where the first was made; asked there, he named the first again (what he had last decided at that
+        position), then loaded otherwise, and a turn he never made was committed."""
         st = self.state
         if st.current_player < 0 or (seat is not None and st.current_player != seat):
             return None
         promises = self._promises(st.current_player)
         if not promises:
             return None
+        times = []  # (how many of the promises lead there, each time they do)
         planned = st.clone()
         for done, promised in enumerate(promises, start=1):
             try:
                 planned.apply(promised)
             except IllegalAction:
-                return None
-            if digest(planned) != context:
-                continue
-            named = self.decided.get(context)
-            for key, action in options:
-                if action == named:
-                    return key
-            if done < len(promises):
-                return None
-            open_there = [(key, action) for key, action in options if action in planned.legal_actions()]
-            if not open_there:
-                return None
-            key, action = self.rng.choice(open_there)
-            promises.append(action)
-            self.decided[context] = action
-            return key
-        return None
+                break
+            if digest(planned) == context:
+                times.append(done)
+        if not times:
+            return None
+        if times[-1] < len(promises):
+            return next((key for key, action in options if action == promises[times[-1]]), None)
+        open_there = [(key, action) for key, action in options if action in planned.legal_actions()]
+        if not open_there:
+            return None
+        key, action = self.rng.choice(open_there)
+        promises.append(action)
+        self.decided[context] = action
+        return key
 
     def _decide_ahead(self, context: str, options: list[tuple[str, Action]], seat: int) -> str | None:
         """Asked about a decision of theirs that comes after other players' (a gift after a claim still being

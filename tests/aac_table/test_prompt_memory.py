@@ -354,3 +354,47 @@ def test_a_player_places_a_question_asked_after_a_whole_turn_from_the_latest_pos
     assert truth.state.history[-1] == (0, rusne[-1])
     options = [("1", exhaust), ("2", activate)]
     assert truth.answer(digest(asked), options, memory, {}, 0) == "2"
+
+
+def _load(slot: int, row: str, energy: str, source: str) -> Action:
+    return Action("load", (slot, row, energy, source))
+
+
+def test_promised_loads_that_come_round_to_a_position_are_decided_anew_at_their_end() -> None:
+    """LOADING A NEW TILE (p. 13), presence seed 254, turn 103: Ignotas, loading energy between the
+    presence-only rows of his Device, promised nine loads (naming each when asked before making it) that
+    ended where the first was made. Asked at their end which load came next, he named the first of them
+    again, as what he had last decided at that position; he then loaded something else, the answer ruled
+    out the load he made, and a turn he never made was committed. At the end of the promises the next
+    load is still to decide: he decides it and promises it too."""
+    data = json.loads((Path(__file__).parent / "data" / "presence_loads_come_round.json").read_text())
+    state = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(state, AacState)
+    truth = AacTruth(state.clone(), random.Random(0), load_wiring_map("aac-5p-presence").specs())
+    made = [Action("slide", ("III.1",)), Action("slide", ("III.2",)), _load(2, "bottom", "compass", "exhausted"),
+            _load(2, "bottom", "wild", "exhausted"), _load(2, "top", "magnet", "exhausted"),
+            _load(1, "bottom", "magnet", "dev:2:top"), _load(1, "bottom", "wild", "pool"),
+            _load(2, "top", "wild", "dev:1:bottom"), _load(1, "top", "magnet", "dev:3:top"),
+            _load(1, "bottom", "compass", "bound:ship"), _load(2, "top", "magnet", "dev:1:bottom")]
+    for action in made:
+        truth.apply(action)
+    ignotas = truth.state.current_player
+    here = digest(truth.state)
+    first = _load(1, "top", "wild", "dev:2:top")
+    then = [_load(2, "top", "wild", "dev:2:bottom"), _load(1, "bottom", "magnet", "dev:2:top"),
+            _load(2, "top", "compass", "dev:2:bottom"), _load(2, "top", "wild", "dev:1:top"),
+            _load(2, "bottom", "wild", "dev:2:top"), _load(2, "bottom", "magnet", "dev:1:bottom"),
+            _load(2, "top", "magnet", "dev:2:bottom"), _load(2, "bottom", "compass", "dev:2:top")]
+    round_trip = truth.state.clone()
+    for action in [first, *then]:
+        round_trip.apply(action)
+    assert digest(round_trip) == here  # (the promised loads come round to where the first is made)
+    # he promised them one by one, answering questions about positions the controller's lines ran ahead to
+    truth.promised, truth.promised_by = [first, *then], ignotas
+    truth.decided[here] = first
+    other = _load(1, "bottom", "compass", "dev:2:bottom")  # (the load he made once they were done)
+    assert first in truth.state.legal_actions() and other in truth.state.legal_actions()
+    options = [("1", first), ("2", other)]
+    key = truth.answer(here, options, PromptMemory(), {}, ignotas)
+    assert truth.promised[:-1] == [first, *then] and len(truth.promised) == len(then) + 2, truth.promised
+    assert key == next(k for k, action in options if action == truth.promised[-1])
