@@ -295,6 +295,9 @@ class Recogniser:
         self._prompt_prefix: tuple[Action, ...] = ()  # the decisions before it
         self._prompt_extra: list[Hypothesis] = []  # explanations taking the options no kept one took
         self._ending: int | None = None  # the seat whose button raised the open question: its part is over
+        # seats whose button closed a decision of theirs in this turn (seat -> the turn's key): a later
+        # button of another seat does not end its part before that decision (``_end_along``)
+        self._closed_by_button: dict[int, int] = {}
         # answers given: after these decisions, of these options the player named this one
         self._decided: list[Answer] = []
         self._prompt_mixed = False
@@ -745,6 +748,8 @@ class Recogniser:
                                pending=self._pending(), prompts=self._prompts(), notes=(note,))
             return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(), notes=(note,))
         found = self._consistent([h for h in found if self._agrees(h)] or found)
+        if any(_made_by(who, seat) for h in found for who, _ in h.path):
+            self._closed_by_button[seat] = self._turn_key(self._committed)
         # every end the table cannot tell apart stays (one per position: ``_settle`` dedupes): the fewest
         # decisions would assume declined what leaves no trace (a bridge token's replenish taken), so the
         # players are asked instead
@@ -810,11 +815,23 @@ class Recogniser:
     def _end_along(self, h: Hypothesis, observed: Mapping[str, tuple[str, ...] | int],
                    ended: Callable[[State], bool]) -> Hypothesis | None:
         """The first position part-way along ``h`` (before its last decision) that matches the table and
-        ends the seat's part."""
+        ends the seat's part.
+
+        Not one where another seat is to decide whose button closed that decision in this turn, when ``h``
+        makes it: presence seed 258, the game's last turn. Multanec gave a Wild after Ignotas's claim, which
+        nothing on the table showed, and pressed his button; the lines then held his gift or his pass. At
+        Ignotas's last button, the position before Multanec's choice ended Ignotas's part too (Multanec
+        was to decide there); it was kept beside the two finished games, nobody was asked, and the game
+        ended with the controller pending."""
         node = self._node(self._committed)
+        turn = self._turn_key(self._committed)
+        closed = {seat for seat, key in self._closed_by_button.items() if key == turn}
         for at, (_seat, action) in enumerate(h.path[:-1], start=1):
             node, _ = self._child(node, action)
             if ended(node.state) and self._compare(node.state, observed).exact:
+                deciders = _deciders(node.state) & closed
+                if deciders and any(who in deciders for who, _ in h.path[at:]):
+                    continue
                 return Hypothesis(h.path[:at], node.state, h.seen, held=h.held)
         return None
 

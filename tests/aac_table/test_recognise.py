@@ -2253,3 +2253,24 @@ def test_a_turn_explained_again_from_its_start_reads_the_answers_from_there():
     run at game 190). A search from a mark of the turn reads its lines' answers from the mark."""
     game = _played_without_errors("reexplain_after_answer.json", 5, 71195, 2, fidelity="identity")
     assert game.totals.mistakes >= 1
+
+
+def test_a_seats_button_that_closed_its_gift_is_not_undone_by_the_claimers_last_button():
+    """CLAIMING AN ACHIEVEMENT (p. 17: each opponent may place an energy into the Tile Pool) in the game's
+    last turn at a 2-player presence-only table (presence seed 258): Ignotas claimed a tile, Multanec gave
+    a Wild from his Exhausted Pool (presence only) to the unsensed Tile Pool and pressed his button, and
+    Ignotas passed, ending the game, and pressed his. Multanec's button settled his part on lines with his
+    gift or his pass, neither of which the table shows; Ignotas's button then also took the position before
+    Multanec's choice as an end of Ignotas's part (the next decider there is not Ignotas). It stayed beside
+    the two finished games, nobody was asked, and the game ended with the controller pending. A button
+    that closed a seat's decision keeps another seat's button from ending before it: Multanec is asked."""
+    game, _ = _from_saved("presence_button_before_gift_seen.json", 2, 258, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    game.finish(0)
+    t = game.totals
+    assert game.truth.state.is_terminal()
+    assert (t.false_rejections, t.desyncs, t.truth_mismatches) == (0, 0, 0), t.notes
+    gift = Action("gift", ("wild", "exhausted"))
+    assert any(gift in options for _, options in asked), asked
+    assert not game.verdict.pending
