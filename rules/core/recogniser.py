@@ -809,23 +809,23 @@ class Recogniser:
                     ended: Callable[[State], bool]) -> list[Hypothesis]:
         """Per kept line, the first position part-way along it that matches the table and ends the seat's
         part (if any)."""
-        ends = (self._end_along(h, observed, ended) for h in self._hyps if h.path)
+        turn = self._turn_key(self._committed)
+        closed = {seat for seat, key in self._closed_by_button.items() if key == turn}
+        ends = (self._end_along(h, observed, ended, closed) for h in self._hyps if h.path)
         return [h for h in ends if h is not None]
 
     def _end_along(self, h: Hypothesis, observed: Mapping[str, tuple[str, ...] | int],
-                   ended: Callable[[State], bool]) -> Hypothesis | None:
+                   ended: Callable[[State], bool], closed: AbstractSet[int] = frozenset()) -> Hypothesis | None:
         """The first position part-way along ``h`` (before its last decision) that matches the table and
         ends the seat's part.
 
-        Not one where another seat is to decide whose button closed that decision in this turn, when ``h``
-        makes it: presence seed 258, the game's last turn. Multanec gave a Wild after Ignotas's claim, which
+        Not one where another seat is to decide whose button closed that decision in this turn (``closed``),
+        when ``h`` makes it: presence seed 258, the game's last turn. Multanec gave a Wild after Ignotas's claim, which
         nothing on the table showed, and pressed his button; the lines then held his gift or his pass. At
         Ignotas's last button, the position before Multanec's choice ended Ignotas's part too (Multanec
         was to decide there); it was kept beside the two finished games, nobody was asked, and the game
         ended with the controller pending."""
         node = self._node(self._committed)
-        turn = self._turn_key(self._committed)
-        closed = {seat for seat, key in self._closed_by_button.items() if key == turn}
         for at, (_seat, action) in enumerate(h.path[:-1], start=1):
             node, _ = self._child(node, action)
             if ended(node.state) and self._compare(node.state, observed).exact:

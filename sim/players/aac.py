@@ -486,7 +486,7 @@ class AacTruth:
         promises = self._promises(st.current_player)
         if not promises:
             return None
-        times = []  # (how many of the promises lead there, each time they do)
+        latest = 0  # (how many of the promises lead there, the last time they do)
         planned = st.clone()
         for done, promised in enumerate(promises, start=1):
             try:
@@ -494,11 +494,11 @@ class AacTruth:
             except IllegalAction:
                 break
             if digest(planned) == context:
-                times.append(done)
-        if not times:
+                latest = done
+        if not latest:
             return None
-        if times[-1] < len(promises):
-            return next((key for key, action in options if action == promises[times[-1]]), None)
+        if latest < len(promises):
+            return next((key for key, action in options if action == promises[latest]), None)
         open_there = [(key, action) for key, action in options if action in planned.legal_actions()]
         if not open_there:
             return None
