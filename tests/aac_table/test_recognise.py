@@ -2274,3 +2274,23 @@ def test_a_seats_button_that_closed_its_gift_is_not_undone_by_the_claimers_last_
     gift = Action("gift", ("wild", "exhausted"))
     assert any(gift in options for _, options in asked), asked
     assert not game.verdict.pending
+
+
+def test_lines_kept_past_the_cap_hold_every_tile_the_unseen_reveal_could_have_been():
+    """CLAIMING AN ACHIEVEMENT (p. 17: the tile is replaced from the stack, and each opponent may place an
+    energy into the Tile Pool) at a 5-player presence-only table (presence seed 269, turn 11): Multanec
+    claimed a tile; the tile revealed to replace it and three opponents' gifts from count-only Exhausted
+    Pools into the unsensed Tile Pool showed nothing the table could tell apart. 600 lines matched, 200 for
+    each tile the reveal could have been; the 96 kept while the players were asked all had the first tile,
+    the answers committed a reveal that never happened, and turn 12 began from a position never reached.
+    Kept with each branch in turn, every tile stays and the players are asked which was revealed."""
+    game, _ = _from_saved("presence_reveal_beside_gifts_crowded.json", 5, 269, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    revealed = Action("reveal", ("II.5",))
+    assert any(done == revealed and revealed in options for done, options in asked), asked
+    done = game.recogniser.state.history
+    truth = game.truth.state.history
+    assert done[:len(truth)] == truth[:len(done)]
