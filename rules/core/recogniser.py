@@ -2344,7 +2344,15 @@ class Recogniser:
             _, first_picks = question
             asked = first_picks[0][1].path[first_picks[0][2]][0]
             if any(h.path[at][0] != asked for _, h, at in first_picks):
-                question = self._question(hyps, strict=False, player=asked) or question
+                # and when that player's own decisions tell nothing apart, to the next player whose do, not to
+                # them with another player's options. Presence seed 294, turn 12: Multanec claimed a tile, and
+                # the lines differed in Aureon's gift and in one where Multanec had first declined the claim
+                # for another action (the same claim made later); asked "which tiles to claim", he was offered
+                # "pass" and Aureon's four gifts, named "pass", and the true line was ruled out
+                others = dict.fromkeys(h.path[at][0] for _, h, at in first_picks if h.path[at][0] != asked)
+                question = self._question(hyps, strict=False, player=asked) or next(
+                    (q for q in (self._question(hyps, strict=False, player=p) for p in others) if q is not None),
+                    None) or question
         if question is None:  # the same decisions in other orders: ask about the first that differs
             index = self._divergence(hyps)
             picks: list[tuple[Action, Hypothesis, int]] = []

@@ -2294,3 +2294,24 @@ def test_lines_kept_past_the_cap_hold_every_tile_the_unseen_reveal_could_have_be
     done = game.recogniser.state.history
     truth = game.truth.state.history
     assert done[:len(truth)] == truth[:len(done)]
+
+
+def test_a_question_is_not_put_to_the_claimer_with_only_another_players_gifts_as_options():
+    """CLAIMING AN ACHIEVEMENT (p. 17: each opponent may place an energy into the Tile Pool) at a 4-player
+    presence-only table (presence seed 294, turn 12): Multanec claimed a tile, and Aureon gave a Magnet
+    from her count-only Exhausted Pool to the unsensed Tile Pool. The kept lines differed in Aureon's gift,
+    and one had Multanec decline the claim for another action first (the same claim made later). Asked
+    "which tiles to claim", Multanec was offered "pass" and Aureon's four gifts, named "pass", and the true
+    line was ruled out. The question about Aureon's gift goes to Aureon."""
+    game, _ = _from_saved("presence_question_to_claimer_with_gifts.json", 4, 294, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    gift = Action("gift", ("magnet", "exhausted"))
+    claim = Action("claim", ((4,), ("rose",)))
+    assert any(gift in options for _, options in asked), asked
+    assert all(claim in options for done, options in asked if done == claim), asked
+    done = game.recogniser.state.history
+    truth = game.truth.state.history
+    assert done[:len(truth)] == truth[:len(done)]
