@@ -26,8 +26,8 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from itertools import pairwise
-from typing import Protocol, TypeVar
+from itertools import accumulate, groupby, pairwise
+from typing import Any, Protocol, TypeVar
 
 from rules.core.api import CHANCE, SIMULTANEOUS, Action, Game, IllegalAction, State
 from rules.core.messages import Msg
@@ -1426,7 +1426,7 @@ class Recogniser:
         def rank(h: Hypothesis) -> tuple[bool, int, int, int, int]:
             return (id(h) not in complete_ids, -h.seen, h.held,
                     0 if id(h) in complete_ids else self._compare(h.state, observed).score, len(h.path))
-        fresh = _branches_in_turn(sorted(self._dedupe(current), key=rank), rank)
+        fresh = _ranked_in_turn(self._dedupe(current), rank)
         done = [h for h in fresh if id(h) in complete_ids]
         taken = {self._line_key(h) for h in fresh}
         older = sorted((h for h in self._hyps if self._line_key(h) not in taken), key=_rank)
@@ -1496,7 +1496,7 @@ class Recogniser:
         matching = {id(h) for h in exact}
         def rank(h: Hypothesis) -> tuple[bool, int, int]:
             return (id(h) not in matching, h.held - h.seen, len(h.path))
-        ranked = _branches_in_turn(sorted(hyps, key=rank), rank)
+        ranked = _ranked_in_turn(hyps, rank)
         best = {id(h) for h in ranked[:cap]}
         return [h for h in hyps if id(h) in best]
 
@@ -2143,7 +2143,7 @@ class Recogniser:
             self._prompt = self._make_prompt(hyps)
         else:
             self._prompt = None
-        self._hyps = _branches_in_turn(sorted(hyps, key=_rank), _rank)[: self.settings.max_asking]
+        self._hyps = _ranked_in_turn(hyps, _rank)[: self.settings.max_asking]
         return Verdict(
             accepted=tuple(accepted),
             undone=verdict.undone,
@@ -2349,10 +2349,9 @@ class Recogniser:
                 # the lines differed in Aureon's gift and in one where Multanec had first declined the claim
                 # for another action (the same claim made later); asked "which tiles to claim", he was offered
                 # "pass" and Aureon's four gifts, named "pass", and the true line was ruled out
-                others = dict.fromkeys(h.path[at][0] for _, h, at in first_picks if h.path[at][0] != asked)
-                question = self._question(hyps, strict=False, player=asked) or next(
-                    (q for q in (self._question(hyps, strict=False, player=p) for p in others) if q is not None),
-                    None) or question
+                players = dict.fromkeys(h.path[at][0] for _, h, at in first_picks)  # (``asked`` first)
+                question = next((q for q in (self._question(hyps, strict=False, player=p) for p in players)
+                                 if q is not None), question)
         if question is None:  # the same decisions in other orders: ask about the first that differs
             index = self._divergence(hyps)
             picks: list[tuple[Action, Hypothesis, int]] = []
@@ -3009,20 +3008,12 @@ def _spread(level: list[_T], starts: Sequence[int]) -> list[_T]:
     return out
 
 
-def _branches_in_turn(lines: list[Hypothesis], key: Callable[[Hypothesis], object]) -> list[Hypothesis]:
-    """``lines`` (ranked), each run of equal ``key`` reordered so that its branches take turns
-    (``_interleaved``): a cap then cuts every branch alike, not the last ones whole."""
-    out: list[Hypothesis] = []
-    run: list[Hypothesis] = []
-    run_key: object = None
-    for h in lines:
-        k = key(h)
-        if run and k != run_key:
-            out += _interleaved(run)
-            run = []
-        run.append(h)
-        run_key = k
-    return out + _interleaved(run)
+def _ranked_in_turn(lines: list[Hypothesis], key: Callable[[Hypothesis], Any]) -> list[Hypothesis]:
+    """``lines`` sorted by ``key`` (each key worked out once), each run of equal key with its branches in
+    turn (``_interleaved``): a cap then cuts every branch alike, not the last ones whole."""
+    keys = [key(h) for h in lines]
+    order = sorted(range(len(lines)), key=keys.__getitem__)
+    return [h for _, run in groupby(order, key=keys.__getitem__) for h in _interleaved([lines[i] for i in run])]
 
 
 def _interleaved(lines: list[Hypothesis]) -> list[Hypothesis]:
@@ -3043,10 +3034,7 @@ def _interleaved(lines: list[Hypothesis]) -> list[Hypothesis]:
     if len(groups) < 2:
         return lines
     parts = [_interleaved(g) for g in groups.values()]
-    out: list[Hypothesis] = []
-    for i in range(max(len(p) for p in parts)):
-        out.extend(p[i] for p in parts if i < len(p))
-    return out
+    return _spread([h for part in parts for h in part], list(accumulate((len(p) for p in parts[:-1]), initial=0)))
 
 
 def _in_waves(first: list[_T], chained: list[_T], spread_from: int) -> Iterator[_T]:
