@@ -99,6 +99,8 @@ class DirectBackend:
         self._on_snapshot: SnapshotCallback | None = None
         self._on_event: EventCallback | None = None
         self._unwatched = False  # stopped since the last snapshot: the next one says so, as the HAL's does
+        self._by_id = {loc.id: loc for loc in self.locs}
+        self._now: dict[str, Reading] | None = None  # the readings as of the last change reported
         table.subscribe(self._changed)
 
     def readings(self) -> dict[str, Reading]:
@@ -125,8 +127,24 @@ class DirectBackend:
         device = DeviceStatus(id="direct", bus="virtual", state="ready", connected=True)
         return BackendStatus(devices=(device,), snapshots=self.snapshots, events=self.events)
 
+    def _current(self) -> dict[str, Reading]:
+        """The readings now, kept up to date one change at a time: every change of the table is reported
+        with the locations it touched, and reading all 474 for each one (0.8 ms) was a tenth of an identity soak."""
+        if self._now is None:
+            self._now = self.readings()
+        return dict(self._now)
+
+    def _reread(self, locations: frozenset[str]) -> None:
+        if self._now is None:
+            return
+        with self.table.lock:
+            for location in locations:
+                loc = self._by_id.get(location)
+                if loc is not None:
+                    self._now[loc.id] = to_reading(loc, raw_value(loc, self.table.tokens(loc.id)))
+
     def _emit_snapshot(self) -> None:
-        now = self.readings()
+        now = self._current()
         if now == self._last or self._on_snapshot is None:
             return
         self._last = now
@@ -151,4 +169,5 @@ class DirectBackend:
                 elif self.clock() - self._pressed_at.pop(location, self.clock()) >= self.long_press:
                     self._event(location, "long_press")  # reported on release here (no timers)
         if change.locations:
+            self._reread(change.locations)
             self._emit_snapshot()

@@ -624,12 +624,12 @@ class MistakeBook:
                         after.apply(action)
                     except IllegalAction:
                         continue
-                    key = after.fingerprint()
-                    if key in seen:
-                        continue
                     now = score(after, parent)
                     further = now.cmp.score > parent.cmp.score
                     if further and (swap is None or swapped or not swap(parent.cmp, now.cmp)):
+                        continue  # (judged before the position's fingerprint, which costs as much as this)
+                    key = after.fingerprint()
+                    if key in seen:
                         continue
                     seen.add(key)
                     if now.cmp.exact:
