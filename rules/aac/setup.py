@@ -211,10 +211,10 @@ def _player(cat: Catalogue, seat: int, char: str, region: str, n: int, quickstar
         tile = pl.dev[pos - 1]
         for e in row.top:
             pl.exhausted[e] -= 1
-            pl.rows[tile][0].append(e)
+            pl.row_to_change(tile, 0).append(e)
         for e in row.bottom:
             pl.exhausted[e] -= 1
-            pl.rows[tile][1].append(e)
+            pl.row_to_change(tile, 1).append(e)
     if quickstart:
         pl.exhausted[quick.pool] -= 1
         pl.pool[quick.pool] += 1

@@ -66,7 +66,7 @@ def put(st: AacState, s: int, pos: int, row: str, *energies: str) -> None:
     for e in energies:
         assert pl.exhausted[e] > 0, f"no exhausted {e} to arrange"
         pl.exhausted[e] -= 1
-        pl.rows[pl.dev[pos - 1]][0 if row == "top" else 1].append(e)
+        pl.row_to_change(pl.dev[pos - 1], 0 if row == "top" else 1).append(e)
 
 
 def to_pool(st: AacState, s: int, *energies: str) -> None:

@@ -123,6 +123,35 @@ def test_clone_is_independent(players, seed, stop):
     assert json.dumps(state.to_json(), sort_keys=True) == snapshot
 
 
+def _random_steps(state, rng, count):
+    for _ in range(count):
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        state.apply(state.sample_chance() if state.current_player == CHANCE else legal[rng.randrange(len(legal))])
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st_.integers(2, 5), seed=st_.integers(0, 10_000), stop=st_.integers(0, 1500))
+def test_clone_and_original_go_their_own_ways_with_abilities_and_modules(players, seed, stop):
+    """A clone shares its Device rows until one side changes them (``Player.row_to_change``): whichever
+    plays on, the other stays as it was, through the abilities and modules that load and unload rows."""
+    options = {"abilities": True, "divine_winds": True}
+    state = GAME.new_game(players=players, seed=seed, options=options)
+    rng = random.Random(seed)
+    _random_steps(state, rng, stop)
+    before = json.dumps(state.to_json(), sort_keys=True)
+    twin = state.clone()
+    grandchild = twin.clone()
+    _random_steps(state, random.Random(seed + 1), 60)  # the original goes on first
+    assert json.dumps(twin.to_json(), sort_keys=True) == before
+    _random_steps(twin, random.Random(seed + 2), 60)
+    assert json.dumps(grandchild.to_json(), sort_keys=True) == before
+    after_twin = json.dumps(twin.to_json(), sort_keys=True)
+    _random_steps(grandchild, random.Random(seed + 3), 60)
+    assert json.dumps(twin.to_json(), sort_keys=True) == after_twin
+
+
 def test_random_play_reaches_every_kind_of_decision():
     """Across random games every decision kind of the base game occurs (no dead rules)."""
     seen = set()

@@ -118,7 +118,7 @@ def program_apply(st: AacState, f: Frame, a: Action) -> None:
     if a.kind == "load":
         pos, row, e, _ = a.args
         pl.exhausted[e] -= 1
-        pl.rows[pl.dev[pos - 1]][0 if row == "top" else 1].append(e)
+        pl.row_to_change(pl.dev[pos - 1], 0 if row == "top" else 1).append(e)
     else:
         e = a.args[0]
         pl.exhausted[e] -= 1

@@ -234,7 +234,7 @@ class GainAside(Behaviour):
         if a.kind == "load":
             pos, row, e, _ = a.args
             aside[e] -= 1
-            pl.rows[pl.dev[pos - 1]][0 if row == "top" else 1].append(e)
+            pl.row_to_change(pl.dev[pos - 1], 0 if row == "top" else 1).append(e)
             if st.hooks.on_load is not None:
                 st.hooks.on_load(st, p, pos, row, e)
         for e in ENERGY_TYPES:  # the rest is exhausted

@@ -70,13 +70,13 @@ class RearrangeEnergy(Tier3):
             st.frames.pop()
         elif a.kind == "ability":  # one energy out of its row, into the hand
             pos, row, e = a.args[1].split(".")
-            pl.rows[pl.dev[int(pos) - 1]][0 if row == "top" else 1].remove(e)
+            pl.row_to_change(pl.dev[int(pos) - 1], 0 if row == "top" else 1).remove(e)
             f["hand"][e] += 1
             f["lifts"] -= 1
         else:
             pos, row, e, _ = a.args
             f["hand"][e] -= 1
-            pl.rows[pl.dev[pos - 1]][0 if row == "top" else 1].append(e)
+            pl.row_to_change(pl.dev[pos - 1], 0 if row == "top" else 1).append(e)
             if st.hooks.on_load is not None:
                 st.hooks.on_load(st, pl.seat, pos, row, e)
 

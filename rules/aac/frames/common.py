@@ -100,7 +100,7 @@ def take_energy(st: AacState, pl: Player, source: str, energy: str) -> None:
     b = st.board
     if kind == "dev":
         pos, _, row = rest.partition(":")
-        pl.rows[pl.dev[int(pos) - 1]][ROWS.index(row)].remove(energy)
+        pl.row_to_change(pl.dev[int(pos) - 1], ROWS.index(row)).remove(energy)
     elif kind == "mtrack":
         pl.mtrack = None
     elif kind == "ptrack":
@@ -335,7 +335,7 @@ def load_options(st: AacState, pl: Player, positions: list[int]) -> list[Action]
 
 def do_load(st: AacState, pl: Player, pos: int, row: str, energy: str, source: str) -> None:
     take_energy(st, pl, source, energy)
-    pl.rows[pl.dev[pos - 1]][0 if row == "top" else 1].append(energy)
+    pl.row_to_change(pl.dev[pos - 1], 0 if row == "top" else 1).append(energy)
     if st.hooks.on_load is not None:
         st.hooks.on_load(st, pl.seat, pos, row, energy)
 

@@ -36,7 +36,7 @@ def bottom_energy_actions(pl: Player) -> list[Action]:
 
 
 def exhaust_bottom(st: AacState, pl: Player, pos: int, energy: str) -> None:
-    pl.rows[pl.dev[pos - 1]][BOTTOM].remove(energy)
+    pl.row_to_change(pl.dev[pos - 1], BOTTOM).remove(energy)
     pl.exhausted[energy] += 1
 
 
@@ -45,8 +45,8 @@ def slide_in(st: AacState, pl: Player, tile: str) -> str:
     pl.inactive.remove(tile)
     out = pl.dev.pop()
     pl.dev.insert(0, tile)
-    rows = pl.rows[out]
-    for row in rows:
+    for r in (0, 1):
+        row = pl.row_to_change(out, r)
         for e in row:
             pl.exhausted[e] += 1
         row.clear()

@@ -57,7 +57,7 @@ def deploy_apply(st: AacState, f: Frame, a: Action) -> None:
     pl = st.players[f["p"]]
     pos = a.args[0]
     f["picked"].append(pos)
-    row = pl.rows[pl.dev[pos - 1]][TOP]
+    row = pl.row_to_change(pl.dev[pos - 1], TOP)
     for e in row:
         f["hand"][e] += 1
     row.clear()
@@ -311,7 +311,7 @@ def magnet_apply(st: AacState, f: Frame, a: Action) -> None:
     pl = st.players[f["p"]]
     pos, row = a.args
     energy = f.get("energy", "magnet")
-    pl.rows[pl.dev[pos - 1]][0 if row == "top" else 1].append(energy)
+    pl.row_to_change(pl.dev[pos - 1], 0 if row == "top" else 1).append(energy)
     if st.hooks.on_load is not None:
         st.hooks.on_load(st, pl.seat, pos, row, energy)
 
