@@ -72,7 +72,12 @@ def state_locations(wiring: WiringMap) -> list[LocationEntry]:
 def sensed_readings(table: Table, locs: list[LocationEntry]) -> dict[str, Reading]:
     """What a faultless HAL reports for ``locs`` right now: the readings a settled snapshot must equal."""
     with table.lock:
-        return {loc.id: to_reading(loc, raw_value(loc, table.tokens(loc.id))) for loc in locs}
+        return {loc.id: sensed_reading(table, loc) for loc in locs}
+
+
+def sensed_reading(table: Table, loc: LocationEntry) -> Reading:
+    """What a faultless HAL reports for one location right now."""
+    return to_reading(loc, raw_value(loc, table.tokens(loc.id)))
 
 
 class DirectBackend:
@@ -141,7 +146,7 @@ class DirectBackend:
             for location in locations:
                 loc = self._by_id.get(location)
                 if loc is not None:
-                    self._now[loc.id] = to_reading(loc, raw_value(loc, self.table.tokens(loc.id)))
+                    self._now[loc.id] = sensed_reading(self.table, loc)
 
     def _emit_snapshot(self) -> None:
         now = self._current()
