@@ -1205,6 +1205,7 @@ class Recogniser:
                  observed: Mapping[str, tuple[str, ...] | int]) -> Verdict:
         """Lines that explain the snapshot: settled, or kept while tokens are in a hand or another line is
         still in progress."""
+        self._answers_put_back(matches)
         best = self._dedupe(matches)  # one explanation per resulting position, the best path to it
         best = self._seen_returns(self._consistent(best))
         self._widen = False
@@ -1248,6 +1249,38 @@ class Recogniser:
             self._keep([*best, *moving], observed, complete=best, keep=moving[len(moving) - len(answered):])
             return Verdict(accepted=accepted, in_sync=True, pending=True, prompts=self._prompts())
         return self._settle(settled, Verdict())
+
+    def _answers_put_back(self, matches: list[Hypothesis]) -> None:
+        """Take back each answer whose named decision a line that explains the table (nothing in a hand) made and
+        then undid, coming back to the very position the question was asked at (rulebook "Redoing actions",
+        p. 34: the players put the table back, and the decision with it), and the answers given after it.
+
+        Ignotas, out of energy at a presence-only Device, moved the Magnet of his position 1 from the bottom
+        row to the top one, named that load when asked what came first, and moved it back; he then loaded a
+        Compass and his Wild into the top row. Lines with one position per table read the round trip as no
+        decision at all, and the answer, still binding them, had them make the Magnet's load after the
+        Compass, with the Wild in the bottom row: turn 215 began from a position never reached (presence
+        soak, seed 319, 5 players, turn 214)."""
+        if not self._decided:
+            return
+        for prefix, choice, _others, _mixed, _player in list(self._decided):
+            if choice is None:
+                continue
+            n = len(prefix)
+            for m in matches:
+                acts = tuple(a for _, a in m.path)
+                if len(acts) <= n + 1 or acts[:n] != prefix or choice not in acts[n:] or self._in_hand(m.state):
+                    continue
+                try:
+                    nodes = self._along(self._committed, m.path)
+                except IllegalAction:
+                    continue
+                asked_at = self._key(nodes[n].state)
+                made = acts.index(choice, n)
+                if any(self._key(node.state) == asked_at for node in nodes[made + 2:]):
+                    self._decided = [entry for entry in self._decided
+                                     if not (len(entry[0]) >= n and entry[0][:n] == prefix)]
+                    break
 
     def _answered_lines_left(self, matches: list[Hypothesis]) -> list[Hypothesis]:
         """Kept lines through a position a player answered about, making the decision named there, that

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from rules.aac.physical import groups, location_specs, project, render
@@ -277,7 +277,7 @@ class AacTruth:
         after = len(known[0].history) if taken is not None and known is not None else None
         # (a question placed among their decisions is answered from those after it, above: what they did
         # before it is the question's own)
-        recalled = memory.answer(history, options, deciders, seat, after) \
+        recalled = memory.answer(history, options, deciders, seat, after, self._declined_by_pass()) \
             if memory is not None and rest is None else None
         if recalled is not None:
             return recalled
@@ -326,6 +326,17 @@ class AacTruth:
             # his answer, a claim of his was committed, and Multanec's next actions were refused)
             return NONE_OF_THESE
         return latest
+
+    def _declined_by_pass(self) -> Callable[[int], frozenset[str] | None]:
+        """For the decision at an index of the history, the kinds of decision open where it was made (what a
+        pass there turned down), while the position is still remembered."""
+        before = {len(at.history): at for at, _ in self.outcomes.values()}
+        before.update((len(at.history), at) for at in self.turn_states)
+
+        def declined(index: int) -> frozenset[str] | None:
+            at = before.get(index)
+            return None if at is None else frozenset(a.kind for a in at.legal_actions() if a.kind != "pass")
+        return declined
 
     def _stood_at(self, options: list[tuple[str, Action]], outcomes: Mapping[str, str] | None,
                   since: int) -> str | None:

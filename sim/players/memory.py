@@ -13,7 +13,7 @@ earlier. So an option naming a specific decision they made comes first.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rules.core.api import CHANCE, Action, Game
@@ -56,14 +56,22 @@ class PromptMemory:
 
     def answer(self, history: Sequence[Action], options: Sequence[tuple[str, Action]],
                deciders: Sequence[int] | None = None, seat: int | None = None,
-               after: int | None = None) -> str | None:
+               after: int | None = None, declined: Callable[[int], frozenset[str] | None] | None = None
+               ) -> str | None:
         """The option among the decisions not accepted yet; only ``seat``'s own (``deciders`` names who
         took each decision of ``history``) when the prompt names the player asked; only those from the
         ``after``-th decision on when the question is asked at a position the game stood at then (the
         decisions before it are the question's own, even where the controller has not committed them:
         presence seed 213, turn 213, Aureon asked "reward or pass?" after a pass of hers that every line
-        had made before the question, recalled that pass, then moved her character instead)."""
-        own = self._unaccepted(history, deciders, seat)
+        had made before the question, recalled that pass, then moved her character instead).
+
+        ``declined(i)``: the kinds of decision the pass at ``history[i]`` turned down (those open where it was
+        made; None where not known). A pass answers only a question about one of them: presence seed 314, turn 74,
+        Multanec, asked "place an energy into the tile pool?" after another player's claim before deciding,
+        recalled the pass that had ended his own turn's actions, then gave a Compass."""
+        kinds = {action.kind for _, action in options if action.kind != "pass"}
+        own = [action for i, action in self._unaccepted(history, deciders, seat)
+               if action.kind != "pass" or not kinds or _may_decline(declined, i, kinds)]
         if after is not None:
             later = Counter(action for i, action in enumerate(history[after:], after)
                             if seat is None or deciders is None or deciders[i] == seat)
@@ -88,15 +96,18 @@ class PromptMemory:
         kinds = {action.kind for _, action in options}
         offered = {action for _, action in options}
         return any(action.kind in kinds and action not in offered
-                   for action in self._unaccepted(history, deciders, seat))
+                   for _, action in self._unaccepted(history, deciders, seat))
 
     def _unaccepted(self, history: Sequence[Action], deciders: Sequence[int] | None,
-                    seat: int | None) -> list[Action]:
-        """The decisions since the controller last agreed that it has not accepted, in order; only ``seat``'s
-        when it is named (and ``deciders`` says who took each decision of ``history``)."""
-        since = list(history[self._sync[0]:])
-        whos = list(deciders[self._sync[0]:]) if deciders is not None else [0] * len(since)
-        made = without_round_trips(list(zip(whos, since)))
+                    seat: int | None) -> list[tuple[int, Action]]:
+        """The decisions since the controller last agreed that it has not accepted, in order, each with its
+        index in ``history``; only ``seat``'s when it is named (and ``deciders`` says who took each decision
+        of ``history``)."""
+        start = self._sync[0]
+        since = list(history[start:])
+        whos = list(deciders[start:]) if deciders is not None else [0] * len(since)
+        kept = [start + i for i in _kept(list(zip(whos, since)))]
+        made = [(whos[i - start], history[i]) for i in kept]
         told = self.deciders[self._sync[1]:] if deciders is not None else [None] * len(self.deciders)
         accepted = without_round_trips([(who if who is not None else _ANYONE, action)
                                         for who, action in zip(told, self.accepted[self._sync[1]:])])
@@ -109,8 +120,14 @@ class PromptMemory:
             left[action] += n
         left -= Counter(a for who, a in accepted if who == _ANYONE)
         anyone = seat is None or deciders is None
-        return [action for who, action in made
+        return [(i, action) for i, (who, action) in zip(kept, made)
                 if (anyone or who == seat) and left_by_seat[(who, action)] > 0 and left[action] > 0]
+
+
+def _may_decline(declined: Callable[[int], frozenset[str] | None] | None, index: int, kinds: set[str]) -> bool:
+    """Could the pass at ``history[index]`` have turned down a decision of one of ``kinds``?"""
+    turned_down = declined(index) if declined is not None else None
+    return turned_down is None or bool(kinds & turned_down)
 
 
 _ANYONE = -1000  # an accepted decision whose decider was not told: it may be anyone's
@@ -126,12 +143,17 @@ def without_round_trips(decisions: Sequence[tuple[int, Action]]) -> list[tuple[i
     Fortress and asked which energy came next. Recalling the Rose taken from the pool, he named the pool,
     and the line that went on with the Fortress's Rose was ruled out. (The controller's accepted decisions
     are read the same way.)"""
-    out: list[tuple[int, Action]] = []
-    for who, action in decisions:
-        if action.kind == "lift" and out and out[-1][0] == who:
-            last = out[-1][1]
+    return [decisions[i] for i in _kept(decisions)]
+
+
+def _kept(decisions: Sequence[tuple[int, Action]]) -> list[int]:
+    """The indices of ``decisions`` that ``without_round_trips`` keeps."""
+    out: list[int] = []
+    for i, (who, action) in enumerate(decisions):
+        if action.kind == "lift" and out and decisions[out[-1]][0] == who:
+            last = decisions[out[-1]][1]
             if last.kind == "place" and len(last.args) == 2 and action.args == (f"{last.args[1]}:{last.args[0]}",):
                 out.pop()
                 continue
-        out.append((who, action))
+        out.append(i)
     return out

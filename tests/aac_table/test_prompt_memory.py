@@ -59,6 +59,23 @@ def test_a_pass_made_before_the_position_asked_about_is_not_recalled_there() -> 
     assert memory.answer([*history, PASS], options, after=3) == "3"  # (a pass after it is one)
 
 
+def test_a_pass_is_recalled_only_for_a_question_about_a_decision_it_turned_down() -> None:
+    """CLAIM step 4 (p. 17): an opponent may place an energy into the Tile Pool, or not. The player's
+    unaccepted pass ended their own actions, where no gift was open; asked "place an energy into the tile
+    pool?" before deciding, that pass is not their answer (presence soak, seed 314, turn 74). Where the pass
+    turned down a gift, or where what it turned down is not known, it is."""
+    memory = PromptMemory()
+    memory.agreed(0)
+    gift = Action("gift", ("compass", "exhausted"))
+    history = [Action("use", (2, 0)), PASS]
+    options = [("1", gift), ("2", PASS)]
+    assert memory.answer(history, options, declined=lambda i: frozenset({"use", "move"})) is None
+    assert memory.answer(history, options, declined=lambda i: frozenset()) is None  # (a pass forced on them)
+    assert memory.answer(history, options, declined=lambda i: frozenset({"gift"})) == "2"
+    assert memory.answer(history, options, declined=lambda i: None) == "2"
+    assert memory.answer(history, options) == "2"
+
+
 def test_a_player_answers_for_their_own_decisions_only() -> None:
     """UPGRADE (p. 20): two contributors each took an upgraded action token. Asked which one they took,
     the first answers with their own, not with the one their neighbour took last."""

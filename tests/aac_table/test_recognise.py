@@ -2315,3 +2315,24 @@ def test_a_question_is_not_put_to_the_claimer_with_only_another_players_gifts_as
     done = game.recogniser.state.history
     truth = game.truth.state.history
     assert done[:len(truth)] == truth[:len(done)]
+
+
+def test_a_pass_that_ended_a_players_own_actions_is_not_their_answer_about_a_later_gift():
+    """CLAIM step 4 (p. 17: each opponent may place an energy into the Tile Pool): Multanec ended his turn's
+    actions with a pass; the controller, before it had committed that pass, followed Freyith's claim to the
+    tile revealed after it and asked Ignotas, then Multanec, about their gifts before either had decided.
+    Multanec recalled his pass (the one unaccepted decision of his that was among the options), then gave a
+    Compass: the line with his pass was kept, and turn 75 began from a position never reached (presence
+    soak, seed 314, 4 players, saved at turn 74). A pass answers only a question about a decision it turned
+    down, so he decided there by answering."""
+    _played_without_errors("presence_gift_asked_after_own_turn_pass.json", 4, 314, 2)
+
+
+def test_an_answer_whose_decision_the_player_put_back_binds_nothing_after():
+    """Redoing actions (p. 34) and ADVANCE step 4 (p. 13): Ignotas, out of energy at a presence-only Device,
+    moved his position 1 Magnet from the bottom row to the top one and named that load when asked what came
+    first; he moved it back, then loaded a Compass and his Wild into the top row. One line per table read
+    the round trip as nothing done, and the answer, still binding, had the Magnet's load made after the
+    Compass and the Wild in the bottom row: turn 215 began from a position never reached (presence soak,
+    seed 319, 5 players, saved at turn 214). The table put back takes the answer back with it."""
+    _played_without_errors("presence_round_trip_after_answer.json", 5, 319, 2)
