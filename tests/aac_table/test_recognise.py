@@ -19,7 +19,7 @@ import rules
 from rules.aac.state import AacState
 from rules.core.api import Action
 from rules.core.physical import Snapshot
-from rules.core.recogniser import Hypothesis, Recogniser
+from rules.core.recogniser import Hypothesis, Recogniser, _interleaved
 from rules.core.verdict import NONE_OF_THESE, Verdict
 from sim.players.aac import digest
 from sim.players.mistakes import Mistake
@@ -2336,3 +2336,29 @@ def test_an_answer_whose_decision_the_player_put_back_binds_nothing_after():
     Compass and the Wild in the bottom row: turn 215 began from a position never reached (presence soak,
     seed 319, 5 players, saved at turn 214). The table put back takes the answer back with it."""
     _played_without_errors("presence_round_trip_after_answer.json", 5, 319, 2)
+
+
+def test_lines_kept_under_a_cap_take_every_branch_of_the_last_branch_point():
+    """CLAIM (p. 17) then ADVANCE step 1 (p. 13): after a claim, the tile revealed (two it could be), three
+    opponents' gifts the table cannot see (4 x 4 x 3 ways) and the next player's slide of one of two
+    inactive tiles into a presence-only Device: 192 lines alike. The 96 a question keeps must include both
+    slides (taking branches in turn alone kept only the first tile's)."""
+    state = rules.load("aac").new_game(players=4, seed=1)
+    reveals = [Action("reveal", (t,)) for t in ("III.1", "III.4")]
+    gifts = [[Action("gift", (e, "exhausted")) for e in kinds] for kinds in
+             (("compass", "magnet", "rose", "wild"), ("compass", "magnet", "rose", "wild"), ("compass", "rose", "wild"))]
+    slides = [Action("slide", (t,)) for t in ("multanec.1", "multanec.2")]
+    lines = [Hypothesis(((-1, r), (0, a), (1, b), (2, c), (3, s)), state)
+             for r in reveals for a in gifts[0] for b in gifts[1] for c in gifts[2] for s in slides]
+    kept = _interleaved(lines)[:96]
+    assert kept[0] is lines[0] and sorted(map(id, _interleaved(lines))) == sorted(map(id, lines))
+    for level, choices in enumerate([reveals, *gifts, slides]):
+        assert {h.path[level][1] for h in kept} == set(choices), level
+
+
+def test_a_slide_after_a_claim_and_unseen_gifts_is_asked_not_taken_as_the_first_tile():
+    """CLAIM (p. 17) and ADVANCE step 1 (p. 13): Ignotas claimed two tiles; the tile revealed and three
+    opponents' gifts into the unsensed Tile Pool were unseen; Multanec then slid his inactive tile
+    multanec.2 into his presence-only Device. Every line kept slid multanec.1, and it was committed unasked:
+    turn 123 began from a position never reached (presence soak, seed 310, 4 players, saved at turn 121)."""
+    _played_without_errors("presence_slide_after_unseen_gifts.json", 4, 310, 3)
