@@ -2345,8 +2345,8 @@ def test_lines_kept_under_a_cap_take_every_branch_of_the_last_branch_point():
     slides (taking branches in turn alone kept only the first tile's)."""
     state = rules.load("aac").new_game(players=4, seed=1)
     reveals = [Action("reveal", (t,)) for t in ("III.1", "III.4")]
-    gifts = [[Action("gift", (e, "exhausted")) for e in kinds] for kinds in
-             (("compass", "magnet", "rose", "wild"), ("compass", "magnet", "rose", "wild"), ("compass", "rose", "wild"))]
+    four, three = ("compass", "magnet", "rose", "wild"), ("compass", "rose", "wild")
+    gifts = [[Action("gift", (e, "exhausted")) for e in kinds] for kinds in (four, four, three)]
     slides = [Action("slide", (t,)) for t in ("multanec.1", "multanec.2")]
     lines = [Hypothesis(((-1, r), (0, a), (1, b), (2, c), (3, s)), state)
              for r in reveals for a in gifts[0] for b in gifts[1] for c in gifts[2] for s in slides]
