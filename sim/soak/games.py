@@ -154,8 +154,18 @@ class TableGame:
     def _remember(self, verdict: Verdict) -> None:
         self.memory.accept([a for _, a in verdict.accepted], verdict.undone,
                            [who for who, _ in verdict.accepted])
-        if verdict.in_sync and not verdict.pending:
+        if verdict.in_sync and not verdict.pending and self._stands_where_the_players_do():
             self.memory.agreed(len(self.truth.state.history))
+
+    def _stands_where_the_players_do(self) -> bool:
+        """Has the controller accepted all the players did (as its event log shows them)? Settled is not
+        enough: it may settle on a line without decisions the table cannot show yet. Mixed seed 300206, turn
+        158: it settled without Multanec's section benefit and its upgraded action token; his memory, taken as
+        agreed there, no longer held them, and asked "the benefit or the energy?" he decided afresh, named the
+        energy, and his next move was refused."""
+        committed = self.recogniser.state
+        assert isinstance(committed, AacState)
+        return committed.fingerprint() == self.truth.state.fingerprint()
 
     def _resync(self) -> None:
         """Staff fix it by hand: the controller restarts from the true position (counted above)."""

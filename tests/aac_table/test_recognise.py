@@ -2362,3 +2362,14 @@ def test_a_slide_after_a_claim_and_unseen_gifts_is_asked_not_taken_as_the_first_
     multanec.2 into his presence-only Device. Every line kept slid multanec.1, and it was committed unasked:
     turn 123 began from a position never reached (presence soak, seed 310, 4 players, saved at turn 121)."""
     _played_without_errors("presence_slide_after_unseen_gifts.json", 4, 310, 3)
+
+
+def test_a_player_whose_invisible_decisions_the_controller_left_out_recalls_them_when_asked():
+    """MONUMENT SECTION COMPLETION (p. 19) and UPGRADE (p. 20): Multanec, a contributor, bound his Rose, took
+    the section's benefit and an upgraded action token, then exhausted his Wild. The controller settled
+    on a line with the Wild and not yet the benefit and the upgrade (the table showed neither) and asked
+    "the benefit or the energy?" after the Wild; his memory had been taken as agreed where it settled, so
+    he decided afresh, named the energy, and his next move was refused (mixed soak, seed 300206, 4 players,
+    saved at turn 157). A player's memory agrees with the controller only where it stands where the
+    players do."""
+    _played_without_errors("mixed_benefit_settled_without.json", 4, 300206, 2, fidelity="mixed")
