@@ -1261,12 +1261,11 @@ class Recogniser:
         decision at all, and the answer, still binding them, had them make the Magnet's load after the
         Compass, with the Wild in the bottom row: turn 215 began from a position never reached (presence
         soak, seed 319, 5 players, turn 214)."""
-        if not self._decided:
-            return
         for prefix, choice, _others, _mixed, _player in list(self._decided):
             if choice is None:
                 continue
             n = len(prefix)
+            asked_at: object = None  # (the position asked at: the same for every line through the prefix)
             for m in matches:
                 acts = tuple(a for _, a in m.path)
                 if len(acts) <= n + 1 or acts[:n] != prefix or choice not in acts[n:] or self._in_hand(m.state):
@@ -1275,7 +1274,8 @@ class Recogniser:
                     nodes = self._along(self._committed, m.path)
                 except IllegalAction:
                     continue
-                asked_at = self._key(nodes[n].state)
+                if asked_at is None:
+                    asked_at = self._key(nodes[n].state)
                 made = acts.index(choice, n)
                 if any(self._key(node.state) == asked_at for node in nodes[made + 2:]):
                     self._decided = [entry for entry in self._decided

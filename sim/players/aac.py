@@ -330,11 +330,10 @@ class AacTruth:
     def _declined_by_pass(self) -> Callable[[int], frozenset[str] | None]:
         """For the decision at an index of the history, the kinds of decision open where it was made (what a
         pass there turned down), while the position is still remembered."""
-        before = {len(at.history): at for at, _ in self.outcomes.values()}
-        before.update((len(at.history), at) for at in self.turn_states)
+        remembered = [*(at for at, _ in self.outcomes.values()), *self.turn_states]
 
         def declined(index: int) -> frozenset[str] | None:
-            at = before.get(index)
+            at = next((st for st in reversed(remembered) if len(st.history) == index), None)
             return None if at is None else frozenset(a.kind for a in at.legal_actions() if a.kind != "pass")
         return declined
 
