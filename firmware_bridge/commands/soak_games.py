@@ -12,6 +12,7 @@ import importlib
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from firmware_bridge.cli import Command
@@ -48,6 +49,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=1, help="games played in parallel processes")
     parser.add_argument("--illegal-corpus", action="store_true",
                         help="make every mistake of the corpus once and put it right")
+    parser.add_argument("--results", type=Path, default=None, metavar="FILE",
+                        help="keep each game's figures in FILE as it ends; run again with the same FILE to "
+                             "play only the games not yet in it (a run cut short goes on where it stopped)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON on the last line")
 
 
@@ -85,8 +89,8 @@ def _run(args: argparse.Namespace) -> int:
     stop_on_sigterm()  # (SIGTERM as Ctrl-C: the figures of the games that ended are printed)
     try:
         totals = soak.soak(args.games, args.players, args.fidelity, args.seed, mistake_rate=args.mistakes,
-                           progress=progress, workers=args.workers)
-    except ValueError as exc:
+                           progress=progress, workers=args.workers, results=args.results)
+    except (ValueError, OSError) as exc:  # (ResultsError is a ValueError)
         print(f"aetherlink: {exc}", file=sys.stderr)
         return 2
     figures = {"game": args.game, "fidelity": args.fidelity, "seed": args.seed, **totals.summary(),

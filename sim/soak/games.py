@@ -31,6 +31,7 @@ from sim.players.aac import AacTruth
 from sim.players.memory import PromptMemory
 from sim.players.mistakes import Mistake, MistakeBook
 from sim.soak.pool import play_games
+from sim.soak.results import ResultsFile
 from sim.soak.turn_starts import TurnStarts
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
@@ -312,17 +313,23 @@ class TableGame:
 
 def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict[str, Any] | None = None,
          mistake_rate: float = 0.0, progress: Callable[[int, SoakTotals], None] | None = None,
-         workers: int = 1) -> SoakTotals:
+         workers: int = 1, results: Path | None = None) -> SoakTotals:
     """``games`` whole games (player counts in turn from ``players``; seeds ``seed``, ``seed + 1``, ...).
 
     ``fidelity`` names the wiring map (``identity``, ``presence``, ``mixed``, or ``all`` in turn);
     ``mistake_rate`` is the chance per seat decision that a player first makes a mistake from the
-    corpus (then puts it right); ``workers`` > 1 plays games in that many processes."""
+    corpus (then puts it right); ``workers`` > 1 plays games in that many processes; ``results``
+    keeps each game as it ends, and a run started again with it plays only the games not kept."""
     for fid in _fidelities(fidelity):
         wiring_for(fid)  # a clear error before anything starts
     jobs = [(players[i % len(players)], seed + i, _fidelities(fidelity)[i % len(_fidelities(fidelity))])
             for i in range(games)]
-    return play_games(SoakTotals(), _game, [(job, options, mistake_rate) for job in jobs], progress, workers)
+    kept = None
+    if results is not None:
+        kept = ResultsFile(results, {"game": "aac", "fidelity": fidelity, "players": players, "seed": seed,
+                                     "mistakes": mistake_rate, "options": options or {}})
+    return play_games(SoakTotals(), _game, [(job, options, mistake_rate) for job in jobs], progress, workers,
+                      kept)
 
 
 def _fidelities(fidelity: str) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ the players never reached (desyncs), games whose final state differs from the tr
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import random
 import time
@@ -42,6 +43,7 @@ from rules.toe.timekeeping import Timekeeper
 from sim.link.direct import DirectBackend
 from sim.players.toe import MISTAKES, Carry, Mistake, Plan, ToeTruth
 from sim.soak.pool import play_games
+from sim.soak.results import ResultsFile
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
 FIDELITY_MAPS = {"identity": "toe-4p.yaml"}
@@ -497,19 +499,25 @@ class ToeTableGame:
 
 def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict[str, Any] | None = None,
          mistake_rate: float = 0.02, play: Options | None = None,
-         progress: Callable[[int, SoakTotals], None] | None = None, workers: int = 1) -> SoakTotals:
+         progress: Callable[[int, SoakTotals], None] | None = None, workers: int = 1,
+         results: Path | None = None) -> SoakTotals:
     """``games`` whole games (player counts taken in turn from ``players``), seeds ``seed``, ``seed + 1``, ...
 
     ``fidelity`` names the wiring map (``identity``: ``toe-4p``); ``options`` are the game's options
     (``{"initiation": True}`` plays every age turn-based); ``mistake_rate`` is the chance per seat
     decision that a player first does something illegal (then puts it right); ``workers`` > 1 plays
-    games in that many processes. Returns totals with ``.summary()``."""
+    games in that many processes; ``results`` keeps each game as it ends, and a run started again with it
+    plays only the games not kept. Returns totals with ``.summary()``."""
     wiring_for(fidelity)  # a clear error before anything starts
     behaviour = play or Options()
     behaviour.mistake_rate = mistake_rate
     jobs = [(players[i % len(players)], seed + i) for i in range(games)]
     tasks = [(n, game_seed, fidelity, options, behaviour) for n, game_seed in jobs]
-    return play_games(SoakTotals(), _game, tasks, progress, workers)
+    kept = None
+    if results is not None:
+        kept = ResultsFile(results, {"game": "toe", "fidelity": fidelity, "players": players, "seed": seed,
+                                     "options": options or {}, "play": dataclasses.asdict(behaviour)})
+    return play_games(SoakTotals(), _game, tasks, progress, workers, kept)
 
 
 def _one(totals: SoakTotals, players: int, seed: int, fidelity: str, options: dict[str, Any] | None,

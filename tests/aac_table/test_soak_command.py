@@ -79,3 +79,75 @@ def test_a_game_that_crashes_is_counted_and_named_and_the_run_goes_on(monkeypatc
     assert len(totals.notes) == 1 and totals.notes[0].startswith("game seed 41 (3 players, identity): crashed: "
                                                                   "IllegalAction: Not now."), totals.notes
     assert totals.summary()["crashes"] == 1
+
+
+def _count_games(monkeypatch: pytest.MonkeyPatch, played: list[int]) -> None:
+    def play(self: games.TableGame, max_decisions: int = 20000) -> None:
+        played.append(len(self.truth.state.players))
+        self.totals.games += 1
+        self.totals.decisions += 100
+        self.totals.verdict_ms += [1.0, 2.0]
+        if len(played) == 2:
+            self.totals.desyncs += 1
+            self.totals.notes.append("desync: something")
+
+    monkeypatch.setattr(games.TableGame, "play", play)
+
+
+def test_a_run_cut_short_goes_on_from_its_results_file(monkeypatch: pytest.MonkeyPatch, tmp_path):
+    """A restart of the machine lost a 1000-game run at game 230 (identity, seed 71000). With ``--results``
+    each game is on disk as it ends; the same command again plays only the games not in the file, and its
+    figures are those of every game (the problems of the games read back included)."""
+    played: list[int] = []
+    _count_games(monkeypatch, played)
+    kept = tmp_path / "run.jsonl"
+    first = soak(2, [2, 3, 4], "identity", 40, results=kept)
+    assert (first.games, played) == (2, [2, 3])
+    with kept.open("a") as out:  # the machine stopped while the third game's line was being written
+        out.write('{"task":2,"totals":{"gam')
+    whole = soak(4, [2, 3, 4], "identity", 40, results=kept)
+    assert played == [2, 3, 4, 2]  # only games 3 and 4 were played
+    assert (whole.games, whole.decisions, whole.desyncs) == (4, 400, 1)
+    assert len(whole.verdict_ms) == 2 * len(first.verdict_ms)
+    assert whole.notes == ["game seed 41 (3 players, identity): desync: something"]
+    assert len(kept.read_text().splitlines()) == 5  # the run's line and one line per game, the cut line gone
+
+
+def test_a_results_file_of_another_run_or_damaged_is_refused_and_left_as_it_was(monkeypatch: pytest.MonkeyPatch,
+                                                                               tmp_path):
+    from sim.soak.results import ResultsError
+
+    played: list[int] = []
+    _count_games(monkeypatch, played)
+    kept = tmp_path / "run.jsonl"
+    soak(1, [2], "identity", 40, results=kept)
+    before = kept.read_bytes()
+    for other in ({"seed": 41}, {"fidelity": "presence"}, {"mistake_rate": 0.01}):
+        with pytest.raises(ResultsError, match="another run or other code"):
+            soak(2, [2], **{"fidelity": "identity", "seed": 40, **other}, results=kept)  # type: ignore[arg-type]
+    lines = before.splitlines()
+    kept.write_bytes(lines[0] + b"\n" + b"not json\n" + lines[1] + b"\n")
+    with pytest.raises(ResultsError, match="line 2 is not JSON"):
+        soak(2, [2], "identity", 40, results=kept)
+    assert played == [2]
+
+
+def test_the_results_file_names_the_code_that_played_the_games(tmp_path):
+    """Figures from other code must not be mixed in: a changed source file changes the digest."""
+    from sim.soak.results import code_digest
+
+    for top in ("rules", "hal", "sim"):
+        (tmp_path / top).mkdir()
+        (tmp_path / top / "a.py").write_text("x = 1\n")
+    before = code_digest(tmp_path)
+    (tmp_path / "rules" / "a.py").write_text("x = 2\n")
+    assert code_digest(tmp_path) != before
+
+
+def test_soak_games_results_option_reports_a_bad_file_clearly(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("[1, 2]\n")
+    out = subprocess.run([sys.executable, "-m", "firmware_bridge", "soak", "games", "--games", "1", "--players", "2",
+                          "--results", str(bad), "--json"], capture_output=True, text=True, timeout=600, check=False)
+    assert out.returncode == 2 and "line 1 is not a JSON object" in out.stderr, out.stderr
+    assert bad.read_text() == "[1, 2]\n"

@@ -73,3 +73,20 @@ def test_a_seat_telling_done_while_another_hand_is_in_the_air_is_not_asked_about
     totals = SoakTotals()
     ToeTableGame(4, 188, wiring_for("identity"), None, totals, Options(mistake_rate=0.005)).play()
     clean(totals.summary())
+
+
+def test_a_time_of_empires_run_goes_on_from_its_results_file(monkeypatch: pytest.MonkeyPatch, tmp_path):
+    """``soak games --game toe --results FILE``: as for An Age Contrived, a run started again plays only the
+    games not in the file (the run's line holds the players' behaviour, tuples and all, and must match)."""
+    played: list[int] = []
+
+    def play(self: ToeTableGame) -> None:
+        played.append(1)
+        self.totals.games += 1
+        self.totals.decisions += 10
+
+    monkeypatch.setattr(ToeTableGame, "play", play)
+    kept = tmp_path / "toe.jsonl"
+    soak(1, [2], "identity", 5, results=kept)
+    totals = soak(3, [2], "identity", 5, results=kept)
+    assert (len(played), totals.games, totals.decisions) == (3, 3, 30)
