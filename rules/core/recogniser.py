@@ -1983,6 +1983,10 @@ class Recogniser:
             if _depth + 1 >= settings.max_depth:
                 break  # (the levels past it are for invisible alternatives of a match only)
             level = _spread(nxt, starts) if len(nxt) > settings.spread_from else nxt
+        if result.expansions >= budget:
+            # stopped short: lines may be missing as if the kept list had dropped them, so an answer searches
+            # afresh from what it names (``_afresh_from_answer``)
+            self._crowded = self._crowded_turn = True
         result.closest.sort(key=lambda t: (t[0], len(t[1].path)))
         del result.closest[8:]
         return result
@@ -2796,16 +2800,31 @@ class Recogniser:
             paths = reached[memo] = self._reached(start, alt)
         node = self._node(start)
         table = node.exp
+        shown = False  # (``h``'s decisions from ``at`` changed the table before the one reached)
         for upto in range(at, min(len(h.path), at + self.settings.through_depth + 1)):
             # (later only while ``h``'s decisions left the table as it was: choices nothing shows; a line
-            # that rejoins after visible ones re-orders what the snapshots saw done in order)
-            if upto > at and node.exp != table:
-                return None
+            # that rejoins after visible ones re-orders what the snapshots saw done in order, unless the
+            # sensors would have read the same tables in the same order both ways)
+            shown = shown or (upto > at and node.exp != table)
             node, _ = self._child(node, h.path[upto][1])
             steps = paths.get(self._key(node.state))
             if steps is not None:
+                if shown and not self._read_alike(start, steps, h.path[at:upto + 1]):
+                    return None
                 return self._spliced(h, at, steps, start, upto)
-        return self._rejoined(h, at, alt, start)
+        return None if shown else self._rejoined(h, at, alt, start)
+
+    def _read_alike(self, start: State, one: Path, other: Path) -> bool:
+        """Would the sensors read the same succession of tables as either order is made from ``start``?
+
+        Presence seed 331, turn 195: Freyith, with two Compasses in the section Ignotas's patron token
+        constructed (p. 19), took the section's energy reward, activated one Compass (placed into her unsensed
+        pool) and exhausted the other. The kept line exhausted first; asked about the first, she named the
+        activation, and only the line that activated both was left: the exhaust after the activation
+        re-ordered a visible decision, the second Compass lifted, though the table showed the same two lifts
+        either way."""
+        tables = self._tables_along(start, one, False)
+        return tables is not None and tables == self._tables_along(start, other, False)
 
     def _rejoined(self, h: Hypothesis, at: int, alt: Action, start: State) -> Hypothesis | None:
         """``h`` with ``alt`` in place of its decision at ``at``, all of ``h``'s later decisions, then the

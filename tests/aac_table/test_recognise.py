@@ -2373,3 +2373,24 @@ def test_a_player_whose_invisible_decisions_the_controller_left_out_recalls_them
     saved at turn 157). A player's memory agrees with the controller only where it stands where the
     players do."""
     _played_without_errors("mixed_benefit_settled_without.json", 4, 300206, 2, fidelity="mixed")
+
+
+def test_four_unseen_gifts_at_a_five_player_table_are_each_asked():
+    """CLAIM step 4 (p. 17): after Multanec's claim, each of his four opponents placed an energy from their
+    Exhausted Pool into the unsensed Tile Pool, none of it seen, before he exhausted a Compass. The search
+    ran out of budget with 80 of the 625 ways to give them; once Freyith and Aureon had named theirs, every
+    line left had Rusné's Compass, and it was committed unasked: she had given her Rose, and turn 3 began
+    from a position never reached (presence soak, seed 331, 5 players, saved at turn 2). A search cut short
+    counts as lines dropped: an answer then searches afresh from what it names."""
+    _played_without_errors("presence_four_unseen_gifts_five_players.json", 5, 331, 2)
+
+
+def test_an_answer_about_one_of_two_like_energies_keeps_the_other_order():
+    """MONUMENT PATRON TOKENS (p. 19) and MONUMENT SECTION COMPLETION step 1 (p. 18, "in any order"): Freyith,
+    with two Compasses in the section Ignotas's patron token constructed, took the section's energy reward,
+    activated one Compass into her unsensed pool and exhausted the other. The kept line exhausted first;
+    asked about the first Compass she named the activation, and only the line that activated both was left,
+    committed unasked: turn 196 began from a position never reached (presence soak, seed 331, 5 players,
+    saved at turn 195). The line through her answer re-orders a visible decision (the second Compass
+    lifted) that the sensors read the same either way, so it is kept and the second Compass is asked."""
+    _played_without_errors("presence_two_compasses_handled_in_either_order.json", 5, 331, 2)
