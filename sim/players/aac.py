@@ -325,6 +325,12 @@ class AacTruth:
             # refilling the Tile Pool after his own claim, had claimed nothing; the first option was taken for
             # his answer, a claim of his was committed, and Multanec's next actions were refused)
             return NONE_OF_THESE
+        if latest is None and seat == CHANCE and taken is None:
+            # a chance outcome asked about before the game can come to it (which tile is revealed, before the
+            # claimer has put the claimed tiles into the Device): no tile is turned up yet, "none of these"
+            # (presence seed 334, turn 74: answered with the first option, tile III.1, which was committed;
+            # tile III.4 was revealed once Multanec had replaced his tiles)
+            return NONE_OF_THESE
         return latest
 
     def _declined_by_pass(self) -> Callable[[int], frozenset[str] | None]:

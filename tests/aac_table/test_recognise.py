@@ -2394,3 +2394,12 @@ def test_an_answer_about_one_of_two_like_energies_keeps_the_other_order():
     saved at turn 195). The line through her answer re-orders a visible decision (the second Compass
     lifted) that the sensors read the same either way, so it is kept and the second Compass is asked."""
     _played_without_errors("presence_two_compasses_handled_in_either_order.json", 5, 331, 2)
+
+
+def test_a_tile_reveal_asked_before_it_is_made_is_answered_none_of_these():
+    """CLAIM (p. 17): Multanec claimed tiles 1 and 2 from the presence-only Tile Pool; before he had put them
+    into his Device (each replacing a tile) the controller asked which tile would be revealed into the pool.
+    None was turned up yet; answered with the first option, tile III.1, it was committed, and turn 75 began
+    from a position never reached (presence soak, seed 334, 4 players, saved at turn 74). The players say
+    "none of these" until the tile is turned up, and are asked again then."""
+    _played_without_errors("presence_reveal_asked_before_the_replaces.json", 4, 334, 2)
