@@ -274,8 +274,10 @@ class Recogniser:
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
-        self._crowded = False  # (lines were dropped from the kept list since the last commit: ``answer``)
-        self._crowded_turn = False  # (lines were dropped from it in this turn)
+        # (lines were dropped from the kept list, or a search stopped short of some, since the last commit:
+        # ``answer``)
+        self._crowded = False
+        self._crowded_turn = False  # (so in this turn)
         # the committed position when nothing was last pending, the positions committed since (from it), and
         # the snapshots since: what a line of decisions from then on has to agree with (``_seen_returns``);
         # and whether a time nobody watched lies in them
