@@ -2590,8 +2590,7 @@ class Recogniser:
         line = self._substituted(h, at, choice, start)
         if line is None or not self._agrees(line):
             return None
-        tables = self._tables_along(start, line.path[at:], False)
-        return line if tables is not None and tables == self._tables_along(start, h.path[at:], False) else None
+        return line if self._read_alike(start, line.path[at:], h.path[at:]) else None
 
     def _looped(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
         """``h`` where it leaves the asked position and comes back to it: the loop made through ``choice``

@@ -31,7 +31,7 @@ from sim.players.aac import AacTruth
 from sim.players.memory import PromptMemory
 from sim.players.mistakes import Mistake, MistakeBook
 from sim.soak.pool import play_games
-from sim.soak.results import ResultsFile
+from sim.soak.results import kept_in
 from sim.soak.turn_starts import TurnStarts
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
@@ -324,10 +324,8 @@ def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict
         wiring_for(fid)  # a clear error before anything starts
     jobs = [(players[i % len(players)], seed + i, _fidelities(fidelity)[i % len(_fidelities(fidelity))])
             for i in range(games)]
-    kept = None
-    if results is not None:
-        kept = ResultsFile(results, {"game": "aac", "fidelity": fidelity, "players": players, "seed": seed,
-                                     "mistakes": mistake_rate, "options": options or {}})
+    kept = kept_in(results, {"game": "aac", "fidelity": fidelity, "players": players, "seed": seed,
+                             "mistakes": mistake_rate, "options": options or {}})
     return play_games(SoakTotals(), _game, [(job, options, mistake_rate) for job in jobs], progress, workers,
                       kept)
 

@@ -88,6 +88,11 @@ class ResultsFile:
             os.fsync(out.fileno())
 
 
+def kept_in(path: Path | None, run: dict[str, Any]) -> ResultsFile | None:
+    """The results file of ``run`` at ``path``, or None when the run keeps none."""
+    return None if path is None else ResultsFile(path, run)
+
+
 def _fields(totals: Any) -> dict[str, Any]:
     fields = dataclasses.asdict(totals)
     fields["verdict_ms"] = [round(ms, 4) for ms in fields.get("verdict_ms", [])]

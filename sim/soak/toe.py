@@ -43,7 +43,7 @@ from rules.toe.timekeeping import Timekeeper
 from sim.link.direct import DirectBackend
 from sim.players.toe import MISTAKES, Carry, Mistake, Plan, ToeTruth
 from sim.soak.pool import play_games
-from sim.soak.results import ResultsFile
+from sim.soak.results import kept_in
 
 WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
 FIDELITY_MAPS = {"identity": "toe-4p.yaml"}
@@ -513,10 +513,8 @@ def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict
     behaviour.mistake_rate = mistake_rate
     jobs = [(players[i % len(players)], seed + i) for i in range(games)]
     tasks = [(n, game_seed, fidelity, options, behaviour) for n, game_seed in jobs]
-    kept = None
-    if results is not None:
-        kept = ResultsFile(results, {"game": "toe", "fidelity": fidelity, "players": players, "seed": seed,
-                                     "options": options or {}, "play": dataclasses.asdict(behaviour)})
+    kept = kept_in(results, {"game": "toe", "fidelity": fidelity, "players": players, "seed": seed,
+                             "options": options or {}, "play": dataclasses.asdict(behaviour)})
     return play_games(SoakTotals(), _game, tasks, progress, workers, kept)
 
 
