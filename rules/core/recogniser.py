@@ -212,6 +212,7 @@ class Settings:
     # dropped when a commit begins another turn or another player's decisions (no snapshot reaches back past it)
     cache_positions: int = 1000
     snapshot_budget: int = 12000  # states expanded per snapshot over every explanation (bounds the worst case)
+    end_share: int = 200  # states expanded from each explanation for a seat's end before any is searched further
     repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
     swap_budget: int = 4000  # states expanded, when nothing fits, for tokens swapped where sensors only count
     max_asking: int = 96  # explanations kept while a question the table cannot answer is open
@@ -714,18 +715,10 @@ class Recogniser:
         def ended(state: State) -> bool:
             return state.is_terminal() or state.current_player != seat
 
-        found: list[Hypothesis] = []
-        spent = 0  # one budget over every explanation, as for a snapshot: a button pressed again and again
-        for h in self._hyps:  # at a table nothing explains must not keep the service from everything else
-            left = self.settings.snapshot_budget - spent
-            if left <= 0:
-                break  # (explanations are kept best first)
-            if self._observed is None:
-                found.extend(self._silent_until(h, ended))
-            else:
-                res = self._search(h, self._observed, goal=ended, budget=left)
-                spent += res.expansions
-                found.extend(res.matches)
+        if self._observed is None:
+            found = [end for h in self._hyps for end in self._silent_until(h, ended)]
+        else:
+            found = self._ends_searched(self._observed, ended)
         if found and self._observed is not None:
             # the ends part-way along the kept lines are ends too, and the snapshots choose among them all:
             # after a claim of tile 2 and its replace, the kept lines had revealed the next tile already, and
@@ -758,6 +751,42 @@ class Recogniser:
         verdict = self._settle(found, Verdict())
         self._ending = seat if self._prompt is not None else None
         return verdict
+
+    def _ends_searched(self, observed: Mapping[str, tuple[str, ...] | int],
+                       ended: Callable[[State], bool]) -> list[Hypothesis]:
+        """The ends the search finds from each kept line: first a short search from every line
+        (``end_share`` states), then, where that was cut short, a full one, best first.
+
+        One budget over every explanation, as for a snapshot: a button pressed again and again at a table
+        nothing explains must not keep the service from everything else. Searched whole one after another,
+        lines holding tokens "in a hand" spent it before the true line, two quiet decisions from its end,
+        was reached: Aureon, after six loads (three between her presence-only Device's own rows), passed
+        and chose the Forge with her patron token; three lines holding a token of her Device spent all
+        12,000 states, the true line came tenth, and her button was refused (presence seed 343, 5 players,
+        turn 179)."""
+        settings = self.settings
+        found: list[Hypothesis] = []
+        spent = 0  # (only searches not done again below count: the second search redoes the first's states)
+        unfinished: list[tuple[Hypothesis, list[Hypothesis]]] = []
+        for h in self._hyps:
+            share = min(settings.end_share, settings.snapshot_budget - spent)
+            if share <= 0:
+                break
+            res = self._search(h, observed, goal=ended, budget=share)
+            if res.expansions >= share:
+                unfinished.append((h, res.matches))
+            else:
+                spent += res.expansions
+                found.extend(res.matches)
+        for h, first in unfinished:  # (explanations are kept best first)
+            left = settings.snapshot_budget - spent
+            if left <= settings.end_share:
+                found.extend(first)  # (no further than the first search)
+                continue
+            res = self._search(h, observed, goal=ended, budget=left)
+            spent += res.expansions
+            found.extend(res.matches)  # (breadth-first: the first search's ends among them)
+        return found
 
     def _ended_on_the_way(self, observed: Mapping[str, tuple[str, ...] | int],
                           ended: Callable[[State], bool]) -> list[Hypothesis]:

@@ -2403,3 +2403,13 @@ def test_a_tile_reveal_asked_before_it_is_made_is_answered_none_of_these():
     from a position never reached (presence soak, seed 334, 4 players, saved at turn 74). The players say
     "none of these" until the tile is turned up, and are asked again then."""
     _played_without_errors("presence_reveal_asked_before_the_replaces.json", 4, 334, 2)
+
+
+def test_a_seat_button_after_long_loads_finds_the_end_past_lines_holding_tokens():
+    """ADVANCE (p. 13) and MONUMENT PATRON TOKENS (p. 19): Aureon slid two tiles into her presence-only
+    Device, made six loads (three between its own rows), passed and chose the Forge with her patron token,
+    neither of which the table shows, and pressed her button. The lines kept best first held a Device token
+    "in a hand", and each of three spent 4000 states looking for an end before the true line, two quiet
+    decisions from its end, was searched: her legal turn was refused (presence soak, seed 343, 5 players,
+    saved at turn 178). Every kept line is first searched a little."""
+    _played_without_errors("presence_button_after_loads_between_own_rows.json", 5, 343, 2)
