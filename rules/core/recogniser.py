@@ -602,7 +602,12 @@ class Recogniser:
             for at in range(min(len(h.path), asked + 1), 0, -1):
                 key = self._key(nodes[at].state)
                 if key not in starts:
-                    start = Hypothesis(h.path[:at], nodes[at].state, h.seen, held=h.held)
+                    # (``h.seen`` counts this snapshot already, and the search below counts it again: the
+                    # lines found here, then searched with those left for the snapshot, must not count it
+                    # three times. Presence seed 348, turn 53: Multanec lifted his bridge token for a path
+                    # the question did not offer; after "none of these" lines that began nine decisions
+                    # back, holding six tokens, outranked his own, holding the bridge token, by one snapshot)
+                    start = Hypothesis(h.path[:at], nodes[at].state, max(h.seen - 1, 0), held=h.held)
                     if self._agrees(start):
                         starts[key] = start
         found: list[Hypothesis] = []

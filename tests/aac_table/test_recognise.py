@@ -2413,3 +2413,13 @@ def test_a_seat_button_after_long_loads_finds_the_end_past_lines_holding_tokens(
     decisions from its end, was searched: her legal turn was refused (presence soak, seed 343, 5 players,
     saved at turn 178). Every kept line is first searched a little."""
     _played_without_errors("presence_button_after_loads_between_own_rows.json", 5, 343, 2)
+
+
+def test_none_of_these_keeps_the_line_with_the_token_in_hand_first():
+    """MONUMENT SECTION COMPLETION (p. 19) and placing a bridge token (p. 20): Multanec, a contributor, took
+    the benefit and lifted his bridge token for the broken path between the Forge and the Fortress. Lines
+    placing it on a path whose neutral token it replaces read the table exactly (presence-only paths), and
+    the question offered only those; he said "none of these". The lines searched again from earlier points
+    of the ruled-out ones counted the snapshot three times, outranked his line (the token in his hand), and
+    the cap dropped it: his bridge was refused (presence soak, seed 348, 2 players, saved at turn 52)."""
+    _played_without_errors("presence_bridge_token_lifted_for_a_path_not_offered.json", 2, 348, 2)
