@@ -2423,3 +2423,17 @@ def test_none_of_these_keeps_the_line_with_the_token_in_hand_first():
     of the ruled-out ones counted the snapshot three times, outranked his line (the token in his hand), and
     the cap dropped it: his bridge was refused (presence soak, seed 348, 2 players, saved at turn 52)."""
     _played_without_errors("presence_bridge_token_lifted_for_a_path_not_offered.json", 2, 348, 2)
+
+
+def test_a_miniature_moved_where_more_steps_of_the_turn_reach_is_no_mistake():
+    """MOVE YOUR CHARACTER (p. 24) and ADVANCE step 4 (p. 13): Ignotas stopped his move on a bridge and
+    loaded seven energy; "move the miniature without a move" then moved it one space on, where one more
+    step would have taken it. Nothing shows when the miniature moved, nor the pass that stopped it: the
+    recogniser rightly read one more step before the loads, and the soak counted a missed mistake
+    (identity soak, seed 72103, 5 players, saved at turn 277). The sim players now move it only where no
+    step of the turn reaches."""
+    game, _ = _from_saved("miniature_moved_on_after_the_loads.json", 5, 72103)
+    _play_turns(game, 2)
+    t = game.totals
+    assert t.mistakes >= 1, "a mistake is still made here (another one)"
+    assert (t.missed_illegal, t.false_rejections, t.desyncs) == (0, 0, 0), t.notes
