@@ -171,9 +171,9 @@ def _reachable_this_turn(c: MistakeContext, budget: int = 600) -> set[str]:
     frontier = [c.state, *getattr(c.truth, "turn_states", [])]
     while frontier and budget > 0:
         position = frontier.pop()
-        for action in position.legal_actions():
-            if action.kind not in MOVING or budget <= 0:
-                continue
+        for action in (a for a in position.legal_actions() if a.kind in MOVING):
+            if budget <= 0:
+                break
             budget -= 1
             after = position.clone()
             after.apply(action)
