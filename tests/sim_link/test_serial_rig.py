@@ -262,3 +262,46 @@ def test_a_change_during_a_hold_up_is_scanned_when_it_happened(clean_rig):
         changed = mcu.core.changed_scan[block] - before
     period = rig.timing.scan_period
     assert 0.09 / period <= changed <= 0.15 / period, changed  # not at the end of the hold-up (0.3 s)
+
+
+def test_a_board_gone_silent_is_called_lost_and_found_again_when_it_speaks(clean_rig):
+    """A board that hangs with its USB port still there sends nothing: the link calls it lost after its
+    timeout (``link_timeouts``), reopens the port, and is in step again once the board boots."""
+    _table, rig, backend, snaps, _events = clean_rig
+    assert wait_for(lambda: snaps and backend.status().ready)
+    source = next(s for s in backend.sources if s.id == "dev-aureon")
+    with rig.lock:
+        rig.mcus["dev-aureon"].power_off()  # (the port stays plugged: no I/O error, only silence)
+    assert wait_for(lambda: source.status.link_timeouts >= 1, timeout=5.0)
+    assert wait_for(lambda: not backend.status().ready, timeout=5.0)
+    with rig.lock:
+        rig.mcus["dev-aureon"].boot()
+    assert wait_for(lambda: backend.status().ready, timeout=10.0)
+
+
+def test_a_link_held_up_past_its_timeout_is_not_lost_while_its_board_sends(clean_rig):
+    """The link's silence is timed by its own thread, which a loaded host can hold up for longer than the
+    timeout (the demo beside two soaks: every link's thread for 1.1 s at once, the boards sending all the
+    while, and all seven links were reopened). Here the thread is held in a callback past the timeout, and a
+    wake meanwhile (LEDs, a heartbeat asked for) cuts its next read short with the board's frames waiting:
+    the link reads again before it calls the board lost, and the board is not lost."""
+    _table, _rig, backend, snaps, _events = clean_rig
+    assert wait_for(lambda: snaps and backend.status().ready)
+    source = next(s for s in backend.sources if s.id == "dev-aureon")
+    link = source.link
+    hold_up = link.session.settings.link_timeout * 1.5
+    held = threading.Event()
+    confirmed = source.confirmed
+
+    def held_up(scan: int, t: float) -> None:
+        confirmed(scan, t)
+        if not held.is_set():
+            held.set()
+            time.sleep(hold_up)  # (the link's thread, in the middle of its frames, under its lock)
+            link._wake()  # the wake that came meanwhile
+
+    source.confirmed = held_up  # type: ignore[method-assign]
+    assert wait_for(held.is_set)
+    time.sleep(hold_up + 0.5)
+    assert source.status.link_timeouts == 0 and source.status.reconnects == 0
+    assert backend.status().ready
