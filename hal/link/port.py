@@ -176,12 +176,11 @@ class SerialLink:
 
     @staticmethod
     def _silence_unconfirmed(ser: serial.Serial, data: bytes, looked_again: bool) -> bool:
-        """Should the link read once more before it is called lost? The silence is timed by this thread,
-        which a loaded host can hold up for longer than the timeout between two reads (seen in the demo
-        beside two soaks: every link's thread for 1.1 s at once while the boards went on sending); and a
-        wake (LEDs, a heartbeat asked for) cuts its next read short with the board's frames still waiting.
-        So a read made after the silence was noticed decides, and another while the one before was cut
-        short with bytes waiting; a read that brought bytes, none of them a valid frame, confirms it."""
+        """Should the link read once more before it calls the board lost? The silence is timed by this
+        thread, which a loaded host can hold up past the timeout while the board goes on sending (the demo
+        beside a soak on both cores: every link's thread for 1.1 s at once), and a wake (LEDs, a heartbeat
+        asked for) can cut its next read short with the board's frames waiting. So the first read after
+        the silence is noticed decides, and a read cut short with bytes waiting does not count."""
         if not looked_again:
             return True
         return not data and ser.in_waiting > 0

@@ -281,7 +281,7 @@ def test_a_board_gone_silent_is_called_lost_and_found_again_when_it_speaks(clean
 
 def test_a_link_held_up_past_its_timeout_is_not_lost_while_its_board_sends(clean_rig):
     """The link's silence is timed by its own thread, which a loaded host can hold up for longer than the
-    timeout (the demo beside two soaks: every link's thread for 1.1 s at once, the boards sending all the
+    timeout (the demo beside a soak on both cores: every link's thread for 1.1 s at once, the boards sending all the
     while, and all seven links were reopened). Here the thread is held in a callback past the timeout, and a
     wake meanwhile (LEDs, a heartbeat asked for) cuts its next read short with the board's frames waiting:
     the link reads again before it calls the board lost, and the board is not lost."""
