@@ -42,8 +42,9 @@ Observed = Mapping[str, tuple[str, ...] | int]
 Evidence = tuple[Observed, list[str], list[str]]
 # an answer given: after these decisions, of these options the player named this one (None: none of them); and
 # whether the options were decisions of different positions (a question that mixed depths: see ``_agrees``); and
-# the player asked (None: not known, from work kept before a restart by an older version)
-Answer = tuple[tuple[Action, ...], Action | None, frozenset[Action], bool, int | None]
+# the player asked (None: not known, from work kept before a restart by an older version); and, for "none of
+# these", when it was said (None: not known)
+Answer = tuple[tuple[Action, ...], Action | None, frozenset[Action], bool, int | None, "SaidAt | None"]
 _DELTAS_KEPT = 16  # pairs of snapshots whose differing units are kept (``_readings_changed``)
 # things let go and not yet freed (``_let_go``), at most: each may hold a searched subtree, and a recogniser
 # nobody calls ``tidy`` on (the soaks') must stay bounded as ``_stale`` does
@@ -151,6 +152,16 @@ class Hypothesis:
     held: int = 0
     # the places whose tokens were out of sight (in a hand) at the latest snapshot this line explained so
     holding: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, eq=False)
+class SaidAt:
+    """When "none of these" was said: the table then, and the committed position then (None after a restart,
+    which keeps only the table). A line that makes an option visibly after that table agrees with the answer
+    (``_made_after_answer``)."""
+
+    table: Observed
+    committed: State | None = None
 
 
 @dataclass
@@ -422,7 +433,8 @@ class Recogniser:
         self._prompt_extra = []
         if not option.actions:
             return self._answered_none(prompt, before, others)
-        self._decided.append((self._prompt_prefix, option.actions[0], others, self._prompt_mixed, prompt.player))
+        self._decided.append((self._prompt_prefix, option.actions[0], others, self._prompt_mixed, prompt.player,
+                              None))
         chosen = [h for h in before if self._agrees(h)]
         if not chosen:
             chosen = self._answered_again(before, option.actions[0])
@@ -465,7 +477,7 @@ class Recogniser:
         whether she gave a Magnet, a Rose or nothing, said "none of these"; asked again once she had given
         her Rose, she named it, no line agreed with both answers, and the first kept line, her Magnet, was
         committed."""
-        prefix, _, _, _, player = self._decided[-1]
+        prefix, player = self._decided[-1][0], self._decided[-1][4]
         earlier = [entry for entry in self._decided[:-1]
                    if entry[0] == prefix and entry[4] == player and entry[1] != choice]
         if not earlier:
@@ -553,7 +565,8 @@ class Recogniser:
         one of the options is ruled out; if none is left, the table is explained afresh from the committed
         position, held to the answer. If nothing but the options explains the table, the answer is refused
         and the question stays open."""
-        self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed, prompt.player))
+        said = None if self._observed is None else SaidAt(self._observed, self._committed)
+        self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed, prompt.player, said))
         agreeing = [h for h in before if self._agrees(h)]
         observed = self._observed
         gathered = None
@@ -1094,12 +1107,16 @@ class Recogniser:
         if self._work is not None and self._work[0] == made:
             return self._work[1]  # (asked after every input: built again only when it changed)
         as_json = self.game.action_to_json
-        work: dict[str, object] = {
-            "lines": [[as_json(a) for _, a in path] for path in lines],
-            "answers": [{"after": [as_json(a) for a in before], "named": None if choice is None else as_json(choice),
-                         "over": [as_json(a) for a in sorted(others, key=repr)], "mixed": mixed, "player": player}
-                        for before, choice, others, mixed, player in self._decided],
-        }
+        answers: list[dict[str, object]] = []
+        for before, choice, others, mixed, player, said in self._decided:
+            answer: dict[str, object] = {
+                "after": [as_json(a) for a in before], "named": None if choice is None else as_json(choice),
+                "over": [as_json(a) for a in sorted(others, key=repr)], "mixed": mixed, "player": player}
+            if said is not None:
+                answer["table"] = {unit: seen if isinstance(seen, int) else list(seen)
+                                   for unit, seen in said.table.items()}
+            answers.append(answer)
+        work: dict[str, object] = {"lines": [[as_json(a) for _, a in path] for path in lines], "answers": answers}
         if closed:  # (seats whose button closed their part of a turn: see ``_end_along``)
             work["closed"] = [[seat, turn] for seat, turn in closed]
         self._work = (made, work)
@@ -1131,7 +1148,8 @@ class Recogniser:
                 named, player = answer["named"], answer.get("player")
                 decided.append((tuple(read(a) for a in answer["after"]), None if named is None else read(named),
                                 frozenset(read(a) for a in answer["over"]), answer.get("mixed") is True,
-                                player if isinstance(player, int) and not isinstance(player, bool) else None))
+                                player if isinstance(player, int) and not isinstance(player, bool) else None,
+                                _said_from_json(answer.get("table"))))
         except (ValueError, TypeError, KeyError):
             decided = []
         closed = work.get("closed")
@@ -1297,7 +1315,7 @@ class Recogniser:
         decision at all, and the answer, still binding them, had them make the Magnet's load after the
         Compass, with the Wild in the bottom row: turn 215 began from a position never reached (presence
         soak, seed 319, 5 players, turn 214)."""
-        for prefix, choice, _others, _mixed, _player in list(self._decided):
+        for prefix, choice, _others, _mixed, _player, _table in list(self._decided):
             if choice is None:
                 continue
             n = len(prefix)
@@ -1334,7 +1352,7 @@ class Recogniser:
             return []
         latest = max(h.seen for h in self._hyps)
         left: list[Hypothesis] = []
-        for before, choice, _others, mixed, _player in self._decided:
+        for before, choice, _others, mixed, _player, _table in self._decided:
             if choice is None or mixed:
                 continue
             if any(_through(m, before, choice) for m in matches):
@@ -1368,7 +1386,7 @@ class Recogniser:
         if not self._decided:
             return True
         acts = [a for _, a in h.path]
-        for before, choice, others, mixed, player in self._decided:
+        for before, choice, others, mixed, player, said in self._decided:
             n = len(before)
             if len(acts) <= n or (tuple(acts[:n]) != before and not self._reordered(self._committed, acts[:n], before)):
                 if choice is not None and not mixed and self._named_in_another_order(h.path, before, choice, others,
@@ -1383,7 +1401,7 @@ class Recogniser:
                 # these"; read as "the first gift of the line", it ruled out Multanec's Rose, so every line,
                 # and a line where she gave a Compass was committed.)
                 at = _first_of(h.path, n, {o.kind for o in others}, player)
-                if at is not None and acts[at] in others:
+                if at is not None and acts[at] in others and not self._made_after_answer(h, at, said):
                     return False
                 continue
             if mixed:
@@ -1418,6 +1436,33 @@ class Recogniser:
             if self._decided_otherwise(h, n, choice):
                 return False
         return True
+
+    def _made_after_answer(self, h: Hypothesis, at: int, said: SaidAt | None) -> bool:
+        """Was the option ``h`` makes at ``at`` made after "none of these" was said? So the line says when,
+        walked from the position committed then (through the decisions committed since), it stood at the
+        table of that moment before the option and never after it: the option changed what the sensors
+        read, and "none of these" meant "not yet". (A choice the sensors cannot see could have been made
+        before the answer as well as after, so it stays ruled out.)
+
+        Presence seed 354, 4 players, turn 108: Ignotas, asked which of his tiles a claimed tile replaced
+        while Rusné was still finishing her claim, had claimed nothing and said "none of these". Once the
+        Library was completed he took the benefit, claimed that tile and replaced one the question had
+        offered; held for good, the answer ruled out his line, and Rusné's share of the Library, which
+        recharged her channel marker, was refused."""
+        if said is None:
+            return False
+        start, path = self._committed, h.path
+        if said.committed is not None and said.committed is not start:
+            since = len(said.committed.history)
+            start, path = said.committed, (*start.history[since:], *path)
+            at += len(path) - len(h.path)
+        try:
+            nodes = self._along(start, path)
+        except IllegalAction:
+            return False
+        units = self.view.units
+        reads = [compare(units, node.exp, node.proj.flexible, said.table).exact for node in nodes]
+        return any(reads[:at + 1]) and not any(reads[at + 1:])
 
     @staticmethod
     def _named_in_another_order(path: Path, before: Sequence[Action], choice: Action, others: AbstractSet[Action],
@@ -2239,19 +2284,19 @@ class Recogniser:
     def _commit(self, state: State, accepted: Path) -> None:
         done = tuple(a for _, a in accepted)
         kept: list[Answer] = []
-        for before, choice, others, mixed, player in self._decided:
+        for before, choice, others, mixed, player, said in self._decided:
             offered = others if choice is None else others | {choice}
             kinds = {a.kind for a in offered}
             if len(before) >= len(done) and (before[: len(done)] == done
                                              or self._reordered(self._committed, done, before[: len(done)])):
-                kept.append((before[len(done):], choice, others, mixed, player))
+                kept.append((before[len(done):], choice, others, mixed, player, said))
             elif done[: len(before)] == before and not any(a.kind in kinds for a in done[len(before):]) \
                     and not self._closed_by(accepted, len(before), offered, player):
                 # committed up to here, the named decision still to come (once a decision of the kind of
                 # any option is committed, the answer was about a choice made: it binds no later one, not
                 # even another player's: "pass" named against a reward's benefit, once a reward energy is
                 # committed, would refuse the next contributor's benefit)
-                kept.append(((), choice, others, mixed, player))
+                kept.append(((), choice, others, mixed, player, said))
         self._decided = kept
         self._committed = state
         self._since_last_commit()
@@ -3178,6 +3223,22 @@ def _furthest(hyps: list[Hypothesis]) -> list[Hypothesis]:
     """The lines no other line goes on from (one that does offers no choice of its own)."""
     paths = [h.path for h in hyps]
     return [h for h in hyps if not any(len(p) > len(h.path) and p[:len(h.path)] == h.path for p in paths)]
+
+
+def _said_from_json(data: object) -> SaidAt | None:
+    """When an answer was said, from the table kept with it (``pending_work``); None when it is missing or
+    unreadable: the answer then binds as one said at no known table."""
+    if not isinstance(data, dict):
+        return None
+    table: dict[str, tuple[str, ...] | int] = {}
+    for unit, seen in data.items():
+        if isinstance(seen, int) and not isinstance(seen, bool):
+            table[unit] = seen
+        elif isinstance(seen, list) and all(isinstance(token, str) for token in seen):
+            table[unit] = tuple(seen)
+        else:
+            return None
+    return SaidAt(table)
 
 
 def _first_of(path: Path, start: int, kinds: AbstractSet[str], player: int | None) -> int | None:

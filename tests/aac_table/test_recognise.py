@@ -1788,7 +1788,7 @@ def test_an_answer_naming_a_decision_is_read_among_the_asked_players_decisions_a
     load = Action("load", (1, "bottom", "compass", "exhausted"))
     gift = Action("gift", ("compass", "exhausted"))
     multanec, aureon = 1, 0
-    rec._decided = [((), load, frozenset({gift}), True, multanec)]
+    rec._decided = [((), load, frozenset({gift}), True, multanec, None)]
     gave = Hypothesis(((multanec, gift), (aureon, load)), start)
     loaded = Hypothesis(((multanec, Action("pass")), (aureon, load), (multanec, load)), start)
     assert not rec._agrees(gave)
@@ -2066,7 +2066,7 @@ def test_answers_bind_a_line_from_the_turns_first_mark_after_the_decisions_commi
     rec._commit(state, tuple(done))
     player = state.current_player
     made, named = state.legal_actions()[:2]
-    rec._decided = [((), named, frozenset({made}), False, player)]
+    rec._decided = [((), named, frozenset({made}), False, player, None)]
     after = state.clone()
     after.apply(made)
     assert not rec._agrees_from_mark(tuple(done), Hypothesis((*done, (player, made)), after))
@@ -2230,6 +2230,25 @@ def test_none_of_these_for_a_reveal_not_yet_made_holds_only_until_the_table_chan
     saved at turn 22). What chance brought, said to be none of the options, holds until the table
     changes."""
     _played_without_errors("presence_reveal_not_yet_made.json", 5, 229, 2)
+
+
+def test_none_of_these_said_before_the_claim_does_not_rule_out_that_claim_made_after():
+    """MONUMENT SECTION COMPLETION (p. 19) and CLAIM (p. 17, step 2: the claimed tile replaces any 1 of your
+    tiles): while Rusné was still finishing her claim, lines had run on to Ignotas's share of the Library,
+    its benefit, a claim of tile II.4 and its replace. Asked which of his tiles it replaced, Ignotas had
+    claimed nothing and said "none of these". Once the Library was completed he took the benefit, claimed
+    II.4 and replaced his tile II.1, one of the options; held for good, the answer ruled out his line,
+    and Rusné's share, the last energy of its type from her reserve, which recharged her channel marker,
+    was refused (presence soak, seed 354, 4 players, saved at turn 108). An option made after the table
+    the answer was said at, changing what the sensors read, agrees with "none of these"."""
+    game, _ = _from_saved("presence_none_said_before_the_claim_was_made.json", 4, 354, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    replace_ii1 = Action("replace", ("II.4", "II.1"))
+    assert any(done is None and replace_ii1 in options for done, options in asked), asked
+    assert replace_ii1 in [a for _, a in game.recogniser.state.history]
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
 def test_a_mistake_only_lines_against_an_answer_explain_commits_none_of_them():

@@ -378,6 +378,27 @@ def test_an_answer_to_a_question_that_mixed_depths_is_resumed_as_such():
     assert [answer["mixed"] for answer in work["answers"]] == [True, False]  # type: ignore[index, union-attr]
 
 
+def test_the_table_none_of_these_was_said_at_is_resumed_with_it():
+    """"None of these" keeps the table it was said at: an option made visibly after that table agrees with
+    it ("not yet"). Resumed work keeps the table; a damaged one is left out, and the answer then binds as
+    one said at no known table."""
+    state = GAME.new_game(players=2, seed=3, options={})
+    recogniser = Recogniser(GAME, state.clone(), GAME.table_view(state, WIRING.specs()))
+    first, second = (GAME.action_to_json(a) for a in state.legal_actions()[:2])
+    table = {"unit.a": ["token:1", "token:2"], "unit.b": 1}
+    recogniser.resume_work({"lines": [[first]], "answers": [
+        {"after": [], "named": None, "over": [second], "player": 0, "table": table},
+        {"after": [], "named": None, "over": [first], "player": 0, "table": {"unit.a": [1, 2]}},
+        {"after": [], "named": None, "over": [first], "player": 0, "table": {"unit.b": True}}]})
+    work = recogniser.pending_work()
+    assert work is not None
+    answers = work["answers"]
+    assert isinstance(answers, list)
+    assert [answer.get("table") for answer in answers] == [table, None, None]
+    said = recogniser._decided[0][5]
+    assert said is not None and said.table == {"unit.a": ("token:1", "token:2"), "unit.b": 1}
+
+
 def test_the_first_look_after_a_restart_searches_further_when_nothing_explains_it():
     """Seed 340 of the in-process restarts: while the service was down the players completed a section
     and took its rewards, more decisions than a snapshot's search reaches, and the restarted service
