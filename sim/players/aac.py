@@ -467,15 +467,21 @@ class AacTruth:
                 return key
         legal = st.legal_actions()
         open_now = [(key, action) for key, action in options if action in legal]
+        routes: dict[Action, list[Action]] = {}
         if not open_now:  # (a decision still to come in their part, after the one in hand?)
-            coming = self._coming({action for _, action in options})
-            open_now = [(key, action) for key, action in options if action in coming]
+            routes = self._coming({action for _, action in options})
+            open_now = [(key, action) for key, action in options if action in routes]
         if not open_now:
             return None
         key, action = self.rng.choice(open_now)
         promises = self._promises(st.current_player)
         if named is not None and named in promises:
             promises.remove(named)  # (the decision named earlier here is no longer offered)
+        # (with the decisions that lead to it, or the answer may never be kept: mixed seed 310007, turn 152:
+        # Ignotas, rearranging his Device's energy, asked which energy went into position 1's top row, named
+        # the Rose he could put there after two more lifts; he never made them, passed, and the controller,
+        # holding him to his answer, committed a Device he never arranged)
+        promises.extend(routes.get(action, ()))
         promises.append(action)
         self.decided[context] = action
         return key
@@ -570,30 +576,31 @@ class AacTruth:
             level = nxt
         return found
 
-    def _coming(self, wanted: set[Action], depth: int = 3) -> set[Action]:
+    def _coming(self, wanted: set[Action], depth: int = 3) -> dict[Action, list[Action]]:
         """The decisions of ``wanted`` that the player in play can reach within ``depth`` decisions of theirs,
-        making their promises where they can (they will).
+        making their promises where they can (they will); each with the first run of their other decisions
+        that leads to it (not counting those promises), which they make to keep their answer.
 
         Presence seed 109, turn 224: Freyith, her Magnet activated at a completed section, promised the
         benefit; asked which action token she upgraded, three decisions on (the Magnet placed, the benefit,
         the upgrade), she found none within two, and the first option was taken for her answer."""
         seat = self.state.current_player
         promises = self._promises(seat)
-        found: set[Action] = set()
-        level = [self.state]
+        found: dict[Action, list[Action]] = {}
+        level: list[tuple[AacState, list[Action]]] = [(self.state, [])]
         for _ in range(depth):
             nxt = []
-            for st in level:
+            for st, route in level:
                 legal = st.legal_actions()
                 promised = next((a for a in promises if a in legal and a not in wanted), None)
                 for action in legal if promised is None else [promised]:
                     if action in wanted:
-                        found.add(action)
+                        found.setdefault(action, route)
                         continue
                     child = st.clone()
                     child.apply(action)
                     if child.current_player == seat and not child.is_terminal():
-                        nxt.append(child)
+                        nxt.append((child, route if promised is not None else [*route, action]))
             level = nxt
         return found
 

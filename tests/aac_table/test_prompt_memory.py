@@ -222,7 +222,7 @@ def test_a_player_asked_about_an_upgrade_after_a_promised_benefit_decides_it_too
         key = truth.answer("a position not seen", upgrades, memory, {}, seat)
         assert key is not None
         named = dict(upgrades)[key]
-        assert truth.promised == [benefit, named]
+        assert truth.promised[0] == benefit and truth.promised[-1] == named  # (with the way to it between)
         made = []
         while truth.state.current_player == seat and named not in made:
             action = truth.choose()
@@ -415,3 +415,33 @@ def test_promised_loads_that_come_round_to_a_position_are_decided_anew_at_their_
     key = truth.answer(here, options, PromptMemory(), {}, ignotas)
     assert truth.promised[:-1] == [first, *then] and len(truth.promised) == len(then) + 2, truth.promised
     assert key == next(k for k, action in options if action == truth.promised[-1])
+
+
+def test_a_player_who_decides_by_answering_makes_the_decisions_that_lead_to_the_answer() -> None:
+    """Rearrange energy (Ignotas's ability: take energy out of your Device and load it back where you like),
+    mixed seed 310007, 5 players, turn 152: Ignotas, his hand empty, was asked which energy went into
+    position 1's top row, full with a Compass and a Wild. He named the Rose, which he could put there only
+    after lifting one of the two and a Rose from elsewhere; he promised the load alone, never made the lifts,
+    passed, and the controller, holding him to his answer, committed a Device he never arranged. A player
+    who names such a choice promises the way to it too, and makes it."""
+    data = json.loads((Path(__file__).parent / "data" / "rearranging_a_rose_two_lifts_away.json").read_text())
+    state = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(state, AacState)
+    seat = state.current_player
+    options = [(str(n + 1), Action("load", (1, "top", energy, "hand")))
+               for n, energy in enumerate(("compass", "rose", "magnet"))]
+    assert not any(action in state.legal_actions() for _, action in options)
+    for seed in range(4):
+        truth = AacTruth(state.clone(), random.Random(seed), load_wiring_map("aac-5p").specs())
+        memory = PromptMemory()
+        memory.agreed(len(truth.state.history))
+        key = truth.answer("a position not seen", options, memory, {}, seat)
+        assert key is not None
+        named = dict(options)[key]
+        assert truth.promised[-1] == named and len(truth.promised) > 1  # (the way to it first)
+        made = []
+        while truth.state.current_player == seat and named not in made:
+            action = truth.choose()
+            made.append(action)
+            truth.apply(action)
+        assert named in made, made
