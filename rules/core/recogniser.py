@@ -286,10 +286,6 @@ class Recogniser:
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
-        # (lines were dropped from the kept list, or a search stopped short of some, since the last commit:
-        # ``answer``)
-        self._crowded = False
-        self._crowded_turn = False  # (so in this turn)
         # the committed position when nothing was last pending, the positions committed since (from it), and
         # the snapshots since: what a line of decisions from then on has to agree with (``_seen_returns``);
         # and whether a time nobody watched lies in them
@@ -440,7 +436,7 @@ class Recogniser:
             chosen = self._answered_again(before, option.actions[0])
         chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others,
                                          prompt.player)
-        if self._observed is not None and chosen and self._crowded_turn:
+        if self._observed is not None and chosen:
             chosen += self._afresh_from_answer(chosen, option.actions[0], self._observed)
         self._prompt = None
         self._hyps = self._ended_for_button(chosen or self._hyps[:1])
@@ -503,12 +499,18 @@ class Recogniser:
 
     def _afresh_from_answer(self, chosen: list[Hypothesis], choice: Action,
                             observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
-        """Lines through the answer that the kept list had dropped: once lines were dropped since the last
-        commit, the table is searched for again from the named decision (after the decisions the question
-        was asked after), ranked with the kept ones; none that comes back to the asked position (see
-        ``_reached``). A decision named further on, after decisions the lines differ in too (a question
-        every line answers once), is searched for from the question's position once lines were dropped in
-        this turn: they may have gone on from what was committed since, in another order.
+        """Lines through the answer that the kept list does not hold: the table is searched for again from
+        the named decision (after the decisions the question was asked after), ranked with the kept ones;
+        none that comes back to the asked position (see ``_reached``). A decision named further on, after
+        decisions the lines differ in too (a question every line answers once), is searched for from the
+        question's position: the lines may have gone on from what was committed since, in another order.
+
+        After every answer, not only once lines were dropped: the search keeps one line per position, and
+        a line whose position a shorter one holds may never have been kept. Mixed seed 310013, turn 156:
+        Ignotas took a benefit (an upgraded token at a presence-only slot), then activated his Magnet, and
+        Freyith took the benefit too; fourteen lines read the table, none with both benefits, none dropped.
+        He named his benefit, the one line left had Freyith take the energy (gained into an unsensed pool,
+        which reads the same), and it was committed unasked.
 
         Aureon, out of energy (Running Out of Energy, p. 12), made eighteen loads in one turn at a
         presence-only Device, most between rows that already held energy; the kept list was full. Asked
@@ -526,8 +528,6 @@ class Recogniser:
         except IllegalAction:
             return []
         direct = choice in _legal(node)
-        if direct and not self._crowded:
-            return []
         if direct:
             path.append((_who(node.state, node.state.current_player, choice), choice))
             node = self._child(node, choice)[0]
@@ -1621,11 +1621,9 @@ class Recogniser:
         cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
         kept = hyps[:cap]
         beyond: list[Hypothesis] = []
-        if len(hyps) > cap:
-            self._crowded = self._crowded_turn = True
-            if keep:
-                wanted = {self._line_key(h) for h in keep}
-                beyond = [h for h in hyps[cap:] if self._line_key(h) in wanted]
+        if len(hyps) > cap and keep:
+            wanted = {self._line_key(h) for h in keep}
+            beyond = [h for h in hyps[cap:] if self._line_key(h) in wanted]
         root = [h for h in self._hyps if not h.path][:1]
         if root and any(not h.path for h in kept):
             root = []  # (kept already)
@@ -2064,10 +2062,6 @@ class Recogniser:
             if _depth + 1 >= settings.max_depth:
                 break  # (the levels past it are for invisible alternatives of a match only)
             level = _spread(nxt, starts) if len(nxt) > settings.spread_from else nxt
-        if result.expansions >= budget:
-            # stopped short: lines may be missing as if the kept list had dropped them, so an answer searches
-            # afresh from what it names (``_afresh_from_answer``)
-            self._crowded = self._crowded_turn = True
         result.closest.sort(key=lambda t: (t[0], len(t[1].path)))
         del result.closest[8:]
         return result
@@ -2313,7 +2307,6 @@ class Recogniser:
         key = self._turn_key(state)
         if key != self._turn_id:
             self._turn_id = key
-            self._crowded_turn = False
             self._turn_marks = []
             self._turn_seen.clear()
             if self._observed is not None:
@@ -3040,7 +3033,6 @@ class Recogniser:
         """Start afresh what the snapshots since the last commit tell: the table now, no place put right."""
         self._since_commit = [self._observed] if self._observed is not None else []
         self._put_right = set()
-        self._crowded = False
 
     def _roll_back(self, mark: State) -> int:
         """The committed game put back at one of the turn's marks: the decisions undone."""

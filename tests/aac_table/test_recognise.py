@@ -2251,6 +2251,18 @@ def test_none_of_these_said_before_the_claim_does_not_rule_out_that_claim_made_a
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
 
 
+def test_an_answer_searches_afresh_for_the_lines_through_it_though_none_were_dropped():
+    """MONUMENT SECTION COMPLETION (p. 19) and UPGRADE (p. 20): two contributors, each taking the energy or
+    the benefit, where an upgraded action token at a presence-only slot and an energy gained into an
+    unsensed pool look alike. Ignotas took the benefit (token u3a), then activated his Magnet; Freyith took
+    the benefit (token u1b). Fourteen lines read the table, none of them his benefit first and hers after
+    it; asked, he named the benefit and u3a, the one line left had Freyith take the energy, and it was
+    committed unasked: turn 157 began from a position never reached (mixed soak, seed 310013, 3 players,
+    saved at turn 156). The table is now searched afresh from every answer, not only once lines were
+    dropped in the turn, and Freyith is asked."""
+    _played_without_errors("mixed_second_contributor_unasked_after_an_answer.json", 3, 310013, 2, fidelity="mixed")
+
+
 def test_a_mistake_only_lines_against_an_answer_explain_commits_none_of_them():
     """Compass action (p. 15) and the mistakes players make: Ignotas moved the Magnet from the Ship's space 2
     to the pool and, asked what he did next, named exhausting his position 1 Magnet; he then put it on the
