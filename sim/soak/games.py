@@ -38,6 +38,11 @@ WIRING = Path(__file__).resolve().parents[2] / "hal" / "wiring"
 FIDELITY_MAPS = {"identity": "aac-5p.yaml", "presence": "aac-5p-presence.yaml", "mixed": "aac-5p-mixed.yaml"}
 
 
+def _held_for_no_time() -> float:
+    """The soak's clock for button holds: it never moves, so every press is short."""
+    return 0.0
+
+
 def wiring_for(fidelity: str) -> WiringMap:
     return load_wiring_map(WIRING / FIDELITY_MAPS[fidelity])
 
@@ -95,7 +100,11 @@ class TableGame:
         self.recogniser = Recogniser(self.game, state.clone(), self.view)
         self.memory = PromptMemory()
         self.totals = totals or SoakTotals()
-        self.backend = DirectBackend(self.truth.table, wiring, long_press=10.0)
+        # (the sim presses a seat button and lets go at once; on the wall clock the hold lasted as long as the
+        # controller took over the press, and a verdict of ten seconds on a loaded machine read as a long
+        # press: an answer to the open question, or another end of turn. A soak's figures must not depend on
+        # how busy the machine is: its buttons are held for no time at all)
+        self.backend = DirectBackend(self.truth.table, wiring, clock=_held_for_no_time)
         self.verdict: Verdict = Verdict()
         self.mistakes = MistakeBook(self.rng) if mistake_rate > 0 else None
         self.mistake_rate = mistake_rate
