@@ -1315,7 +1315,7 @@ class Recogniser:
         decision at all, and the answer, still binding them, had them make the Magnet's load after the
         Compass, with the Wild in the bottom row: turn 215 began from a position never reached (presence
         soak, seed 319, 5 players, turn 214)."""
-        for prefix, choice, _others, _mixed, _player, _table in list(self._decided):
+        for prefix, choice, _others, _mixed, _player, _said in list(self._decided):
             if choice is None:
                 continue
             n = len(prefix)
@@ -1352,7 +1352,7 @@ class Recogniser:
             return []
         latest = max(h.seen for h in self._hyps)
         left: list[Hypothesis] = []
-        for before, choice, _others, mixed, _player, _table in self._decided:
+        for before, choice, _others, mixed, _player, _said in self._decided:
             if choice is None or mixed:
                 continue
             if any(_through(m, before, choice) for m in matches):
@@ -1460,9 +1460,12 @@ class Recogniser:
             nodes = self._along(start, path)
         except IllegalAction:
             return False
-        units = self.view.units
-        reads = [compare(units, node.exp, node.proj.flexible, said.table).exact for node in nodes]
-        return any(reads[:at + 1]) and not any(reads[at + 1:])
+        units, table = self.view.units, said.table
+
+        def reads(node: _Node) -> bool:
+            return compare(units, node.exp, node.proj.flexible, table).exact
+        # (positions after the option first: one that reads the table settles it, and most lines stop there)
+        return not any(reads(node) for node in nodes[at + 1:]) and any(reads(node) for node in nodes[:at + 1])
 
     @staticmethod
     def _named_in_another_order(path: Path, before: Sequence[Action], choice: Action, others: AbstractSet[Action],
