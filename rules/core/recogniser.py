@@ -568,6 +568,7 @@ class Recogniser:
         said = None if self._observed is None else SaidAt(self._observed, self._committed)
         self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed, prompt.player, said))
         agreeing = [h for h in before if self._agrees(h)]
+        agreeing += self._declined_through(before, agreeing, offered, prompt.player)
         observed = self._observed
         gathered = None
         if observed is not None and not any(h.path and self._compare(h.state, observed).exact for h in agreeing):
@@ -593,6 +594,92 @@ class Recogniser:
         if observed is None:
             return Verdict(in_sync=True, pending=self._pending())
         return self._explain(observed, gathered)  # (searched once: the search above is the snapshot's)
+
+    def _declined_through(self, before: list[Hypothesis], agreeing: list[Hypothesis], offered: frozenset[Action],
+                          player: int | None) -> list[Hypothesis]:
+        """"None of these" rules out a line by the decision it took at the choice asked about, but the
+        search keeps one line per position, by the fewest decisions that reach it: another way there, through
+        a decision no option named and a few more, agrees with the answer and ends in the same position.
+        Each line ruled out so, best evidenced first, with the first such way found (``_way_round``).
+
+        Presence seed 352, turn 128: Rusné used her Movement action and moved her character no step, which
+        ends where using another tile's action with nothing to gain ends; the kept line used the other tile.
+        Asked which action her exhausted energy activated, she said "none of these", and only a line that
+        re-ordered her turn and Freyith's was left, and committed."""
+        n = len(self._prompt_prefix)
+        kinds = {o.kind for o in offered}
+        kept = {self._key(h.state) for h in agreeing}
+        agreed = {id(h) for h in agreeing}
+        unexplained: list[Evidence] | None = None
+        left = self.settings.snapshot_budget
+        found: list[Hypothesis] = []
+        for h in sorted(before, key=_rank):
+            if left <= 0:
+                break
+            if id(h) in agreed or self._key(h.state) in kept:
+                continue
+            at = _first_of(h.path, n, kinds, player)
+            if at is None or h.path[at][1] not in offered:
+                continue
+            if unexplained is None:
+                unexplained = self._unexplained(self._committed, self._since_commit)
+            line, left = self._way_round(h, at, offered, kinds, unexplained, left)
+            if line is not None:
+                kept.add(self._key(line.state))
+                found.append(line)
+        return found
+
+    def _way_round(self, h: Hypothesis, at: int, offered: frozenset[Action], kinds: AbstractSet[str],
+                   unexplained: Sequence[Evidence], left: int) -> tuple[Hypothesis | None, int]:
+        """``h`` with its decision at ``at`` (an option "none of these" ruled out) replaced by another of the
+        same kind and player, none of the options, then at most ``Settings.through_depth`` decisions that
+        reach a position ``h`` reached within as many decisions from there; the rest of ``h`` after it. It
+        must agree with every answer. Where ``h``'s decisions changed the table on the way and the sensors
+        would have read other tables, it must still account for every token the snapshots since the commit
+        saw, with one snapshot more counted as a hand at work (as ``_made_first`` takes an exchanged order).
+        Breadth first within ``left`` expansions, through decisions that change only places ``h``'s own
+        decisions there changed (a way round that moves other tokens and back is no likelier than the line);
+        returns the line (or None) and the expansions left."""
+        start = self._state_at(h, at)
+        who = h.path[at][0]
+        node = self._node(start)
+        targets: dict[object, int] = {}
+        places: set[str] = set()
+        for i in range(at, min(len(h.path), at + self.settings.through_depth + 1)):
+            node, changed = self._child(node, h.path[i][1])
+            places |= changed
+            targets.setdefault(self._key(node.state), i)
+        first = self._node(start)
+        level: list[tuple[_Node, Path]] = []
+        for alt in _legal(first):
+            if alt not in offered and alt.kind in kinds and _who(start, start.current_player, alt) == who:
+                left -= 1
+                kid, changed = self._child(first, alt)
+                if changed <= places:
+                    level.append((kid, ((who, alt),)))
+        for depth in range(self.settings.through_depth + 1):
+            nxt: list[tuple[_Node, Path]] = []
+            for kid, steps in level:
+                upto = targets.get(self._key(kid.state))
+                if upto is not None:
+                    line = self._spliced(h, at, steps, start, upto)
+                    if line is not None and self._agrees(line):
+                        if self._read_alike(start, steps, h.path[at:upto + 1]):
+                            return line, left
+                        if self._accounts_for(line, unexplained):
+                            return replace(line, held=line.held + 1), left
+                if depth == self.settings.through_depth or kid.state.is_terminal():
+                    continue
+                for action in _legal(kid):
+                    if left <= 0:
+                        return None, left
+                    left -= 1
+                    grandchild, changed = self._child(kid, action)
+                    if changed <= places:
+                        state = kid.state
+                        nxt.append((grandchild, (*steps, (_who(state, state.current_player, action), action))))
+            level = nxt
+        return None, left
 
     def _before_ruled_out(self, ruled_out: list[Hypothesis],
                           observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:

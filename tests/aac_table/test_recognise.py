@@ -2468,3 +2468,31 @@ def test_a_miniature_moved_where_more_steps_of_the_turn_reach_is_no_mistake():
     t = game.totals
     assert t.mistakes >= 1, "a mistake is still made here (another one)"
     assert (t.missed_illegal, t.false_rejections, t.desyncs) == (0, 0, 0), t.notes
+
+
+def test_none_of_these_keeps_a_line_whose_position_another_way_reaches():
+    """ACTIONS (p. 14) and MOVE YOUR CHARACTER (p. 24: "up to" the number of spaces): Rusné exhausted a Wild,
+    used her Movement action and moved her character no step, which ends where using another tile's action
+    with nothing to gain ends; the search keeps one line per position, and the kept one used the other tile.
+    Asked which action her energy activated, offered only other tiles' actions, she said "none of these";
+    only a line that re-ordered her turn and Freyith's was left and committed, and turn 128 began from a
+    position never reached (presence soak, seed 352, 2 players, saved at turn 127). A line ruled out by
+    the option it took is kept if another decision of that kind, and a few more, reach its position."""
+    game, _ = _from_saved("presence_moved_no_step_for_another_action.json", 2, 352, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 4)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert any(done == Action("use", (4, 0)) and done not in options for done, options in asked), asked
+
+
+def test_none_of_these_keeps_loads_that_reach_the_same_slots_another_way():
+    """ADVANCE step 4 (p. 13) and Running Out of Energy (p. 12: with the Exhausted Pool empty, energy comes
+    from anywhere): Freyith loaded the Wild of position 2's top row into position 1's, position 2's bottom
+    Compass into its top row, and the Pillar Track's Compass into position 1's top row. The kept line
+    reached the same slots with the Compasses the other way round; asked about its first load, which she
+    never made, she said "none of these", the line was ruled out, and one with two Wilds in position 1's
+    top row was committed: turn 110 began from a position never reached (mixed soak, seed 310013, 3
+    players, saved at turn 109). The way round, her own first load then two more, agrees with every
+    answer, and the position is kept."""
+    _played_without_errors("mixed_running_out_loads_made_another_way.json", 3, 310013, 2, fidelity="mixed")
