@@ -610,7 +610,6 @@ class Recogniser:
         kinds = {o.kind for o in offered}
         kept = {self._key(h.state) for h in agreeing}
         agreed = {id(h) for h in agreeing}
-        unexplained: list[Evidence] | None = None
         left = self.settings.snapshot_budget
         found: list[Hypothesis] = []
         for h in sorted(before, key=_rank):
@@ -621,22 +620,25 @@ class Recogniser:
             at = _first_of(h.path, n, kinds, player)
             if at is None or h.path[at][1] not in offered:
                 continue
-            if unexplained is None:
-                unexplained = self._unexplained(self._committed, self._since_commit)
-            line, left = self._way_round(h, at, offered, kinds, unexplained, left)
+            line, left = self._way_round(h, at, offered, kinds, left)
             if line is not None:
                 kept.add(self._key(line.state))
                 found.append(line)
         return found
 
     def _way_round(self, h: Hypothesis, at: int, offered: frozenset[Action], kinds: AbstractSet[str],
-                   unexplained: Sequence[Evidence], left: int) -> tuple[Hypothesis | None, int]:
+                   left: int) -> tuple[Hypothesis | None, int]:
         """``h`` with its decision at ``at`` (an option "none of these" ruled out) replaced by another of the
         same kind and player, none of the options, then at most ``Settings.through_depth`` decisions that
         reach a position ``h`` reached within as many decisions from there; the rest of ``h`` after it. It
-        must agree with every answer. Where ``h``'s decisions changed the table on the way and the sensors
-        would have read other tables, it must still account for every token the snapshots since the commit
-        saw, with one snapshot more counted as a hand at work (as ``_made_first`` takes an exchanged order).
+        must agree with every answer, and the sensors must have read the same tables on the way as along
+        ``h`` (``_read_alike``): a way round that the snapshots would have shown otherwise is another line,
+        not this one. (Accepting such ways with one snapshot more counted as a hand at work, as
+        ``_made_first`` takes an exchanged order, fixed mixed seed 310013, turn 109, but at a table whose
+        loads ran out of energy and shuffled it between slots it kept offering the same position by new
+        ways, and the player, unable to tell them apart, said "none of these" to the true one: mixed seed
+        310009, turn 150.)
+
         Breadth first within ``left`` expansions, through decisions that change only places ``h``'s own
         decisions there changed (a way round that moves other tokens and back is no likelier than the line);
         returns the line (or None) and the expansions left."""
@@ -663,11 +665,9 @@ class Recogniser:
                 upto = targets.get(self._key(kid.state))
                 if upto is not None:
                     line = self._spliced(h, at, steps, start, upto)
-                    if line is not None and self._agrees(line):
-                        if self._read_alike(start, steps, h.path[at:upto + 1]):
-                            return line, left
-                        if self._accounts_for(line, unexplained):
-                            return replace(line, held=line.held + 1), left
+                    if line is not None and self._agrees(line) and self._read_alike(start, steps,
+                                                                                    h.path[at:upto + 1]):
+                        return line, left
                 if depth == self.settings.through_depth or kid.state.is_terminal():
                     continue
                 for action in _legal(kid):

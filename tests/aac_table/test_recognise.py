@@ -2485,14 +2485,3 @@ def test_none_of_these_keeps_a_line_whose_position_another_way_reaches():
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     assert any(done == Action("use", (4, 0)) and done not in options for done, options in asked), asked
 
-
-def test_none_of_these_keeps_loads_that_reach_the_same_slots_another_way():
-    """ADVANCE step 4 (p. 13) and Running Out of Energy (p. 12: with the Exhausted Pool empty, energy comes
-    from anywhere): Freyith loaded the Wild of position 2's top row into position 1's, position 2's bottom
-    Compass into its top row, and the Pillar Track's Compass into position 1's top row. The kept line
-    reached the same slots with the Compasses the other way round; asked about its first load, which she
-    never made, she said "none of these", the line was ruled out, and one with two Wilds in position 1's
-    top row was committed: turn 110 began from a position never reached (mixed soak, seed 310013, 3
-    players, saved at turn 109). The way round, her own first load then two more, agrees with every
-    answer, and the position is kept."""
-    _played_without_errors("mixed_running_out_loads_made_another_way.json", 3, 310013, 2, fidelity="mixed")
