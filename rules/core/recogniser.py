@@ -657,6 +657,8 @@ class Recogniser:
         first = self._node(start)
         level: list[tuple[_Node, Path]] = []
         for alt in _legal(first):
+            if left <= 0:
+                return None, left
             if alt not in offered and alt.kind in kinds and _who(start, start.current_player, alt) == who:
                 left -= 1
                 kid, changed = self._child(first, alt)
