@@ -609,8 +609,7 @@ class Recogniser:
         re-ordered her turn and Freyith's was left, and committed."""
         n = len(self._prompt_prefix)
         kinds = {o.kind for o in offered}
-        kept = {self._key(h.state) for h in agreeing}
-        agreed = {id(h) for h in agreeing}
+        kept = {self._key(h.state) for h in agreeing}  # (an agreeing line's position is kept already)
         # (two answers' worth of ``_through``: presence seed 352 found its way in 36 expansions, and an answer
         # that finds none must not keep the table waiting: 17 lines ruled out spent 667, 19 spent 3674)
         left = 2 * self.settings.through_budget
@@ -618,7 +617,7 @@ class Recogniser:
         for h in sorted(before, key=_rank):
             if left <= 0:
                 break
-            if id(h) in agreed or self._key(h.state) in kept:
+            if self._key(h.state) in kept:
                 continue
             at = _first_of(h.path, n, kinds, player)
             if at is None or h.path[at][1] not in offered:
@@ -647,42 +646,36 @@ class Recogniser:
         returns the line (or None) and the expansions left."""
         start = self._state_at(h, at)
         who = h.path[at][0]
-        node = self._node(start)
+        first = node = self._node(start)
         targets: dict[object, int] = {}
         places: set[str] = set()
         for i in range(at, min(len(h.path), at + self.settings.through_depth + 1)):
             node, changed = self._child(node, h.path[i][1])
             places |= changed
             targets.setdefault(self._key(node.state), i)
-        first = self._node(start)
-        level: list[tuple[_Node, Path]] = []
-        for alt in _legal(first):
-            if left <= 0:
-                return None, left
-            if alt not in offered and alt.kind in kinds and _who(start, start.current_player, alt) == who:
-                left -= 1
-                kid, changed = self._child(first, alt)
-                if changed <= places:
-                    level.append((kid, ((who, alt),)))
-        for depth in range(self.settings.through_depth + 1):
+        level: list[tuple[_Node, Path]] = [(first, ())]
+        for depth in range(self.settings.through_depth + 2):  # (the decision made otherwise, then the rest)
             nxt: list[tuple[_Node, Path]] = []
             for kid, steps in level:
-                upto = targets.get(self._key(kid.state))
+                upto = targets.get(self._key(kid.state)) if steps else None
                 if upto is not None:
                     line = self._spliced(h, at, steps, start, upto)
                     if line is not None and self._agrees(line) and self._read_alike(start, steps,
                                                                                     h.path[at:upto + 1]):
                         return line, left
-                if depth == self.settings.through_depth or kid.state.is_terminal():
+                if depth > self.settings.through_depth or kid.state.is_terminal():
                     continue
+                state = kid.state
                 for action in _legal(kid):
                     if left <= 0:
                         return None, left
+                    decider = _who(state, state.current_player, action)
+                    if not steps and (action in offered or action.kind not in kinds or decider != who):
+                        continue
                     left -= 1
                     grandchild, changed = self._child(kid, action)
                     if changed <= places:
-                        state = kid.state
-                        nxt.append((grandchild, (*steps, (_who(state, state.current_player, action), action))))
+                        nxt.append((grandchild, (*steps, (decider, action))))
             level = nxt
         return None, left
 
