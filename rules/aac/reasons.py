@@ -20,6 +20,7 @@ from rules.aac.frames.common import (
     energy_sources,
     pillar_space_count,
     qualifies,
+    under_construction,
 )
 from rules.aac.frames.movement import next_spaces, occupied_by_other, passable
 from rules.aac.model import present_regions
@@ -159,6 +160,9 @@ def _place(st: AacState, f: Frame, a: Action) -> Reason:
         if b.mon_completed[m] is not None:
             return (Msg("The exposed section of {monument} is completed and will be constructed at the end of "
                         "the turn; no more energy goes into it (p. 18).", monument=terms.monument(st, m)), (dest,))
+        if under_construction(st, m):
+            return (Msg("The exposed section of {monument} is being constructed with a patron token; no energy "
+                        "goes into it (p. 19).", monument=terms.monument(st, m)), (dest,))
         idx = int(i) - 1
         if not 0 <= idx < 3:
             return (Msg("A monument section has spaces 1 to 3."), ())

@@ -1611,8 +1611,19 @@ class Recogniser:
         made = h.path[n][1]
         if made == choice or any(a == choice for _, a in h.path[n + 1:]):
             return False
-        at, after = self._along(self._committed, h.path[:n + 1])[-2:]
-        return choice in _legal(at) and choice not in _legal(after)
+        nodes = self._along(self._committed, h.path)
+        if choice not in _legal(nodes[n]) or choice in _legal(nodes[n + 1]):
+            return False
+        # (open again where the line has got to, once what the other decision began is done, the named one
+        # may be its next: the first option taken counts. Presence seed 378, turn 76: Freyith, constructing
+        # the Library with her patron token, took the benefit, claimed a tile, was given a Wild, and then
+        # exhausted her Wild in the section; asked, she named "exhausted", and read as decided otherwise by
+        # the benefit, which closes the handling until the claim is done, the lines with the claim and the
+        # gift were ruled out and the energy reward was committed. Open again only somewhere between is no
+        # reason: the line went on without it)
+        at, end = nodes[n].state, nodes[-1].state
+        return not (choice in _legal(nodes[-1]) and end.turn_number == at.turn_number
+                    and end.current_player == at.current_player)
 
     def _keep(self, current: list[Hypothesis], observed: Mapping[str, tuple[str, ...] | int],
               complete: list[Hypothesis] | None = None, keep: Sequence[Hypothesis] = ()) -> None:

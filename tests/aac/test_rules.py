@@ -308,6 +308,28 @@ def test_patron_constructs_a_section_after_an_advance_p19():
     assert st.board.mon_section["library"] == 1 and st.board.mon_bound["library"] == []
 
 
+def test_compass_activated_out_of_a_patron_section_goes_elsewhere_p19():
+    """MONUMENT PATRON TOKENS (p. 19): each player with energy in the section exhausts or activates it, then
+    the section is constructed; an activated Compass goes to "an available space in a Monument section"
+    (ENERGY TYPES, p. 19), which the section being constructed is not. (The engine let it go back into the
+    space it came from: a position the same as before, handled again without end; presence soak, seed 378,
+    turn 76, where the controller could not tell the two Compass handlings apart.)"""
+    st = new(3)
+    st.players[0].patron = "gate"
+    st.board.mon_patron["gate"] = False
+    to_section(st, 1, "library", 1, "compass")
+    done(st)
+    play(st, "slide aureon.0a", "pass", "patron library", "reward energy", "handle compass activate")
+    assert st.frames[-1]["t"] == "place"
+    assert not any(o.startswith("place compass mon:library") for o in legal(st))
+    assert "place compass pool" in legal(st)
+    with pytest.raises(rules.IllegalAction) as refused:
+        play(st, "place compass mon:library:1")
+    assert "being constructed with a patron token" in refused.value.reason("en")
+    play(st, "place compass pool")
+    assert st.board.mon_section["library"] == 1 and st.board.mon_spaces["library"] == [None, None, None]
+
+
 def test_no_patron_construction_after_an_actions_turn_p19():
     st = new(3)
     st.players[0].patron = "gate"

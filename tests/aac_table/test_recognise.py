@@ -2485,3 +2485,21 @@ def test_none_of_these_keeps_a_line_whose_position_another_way_reaches():
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     assert any(done == Action("use", (4, 0)) and done not in options for done, options in asked), asked
 
+
+
+def test_an_answer_keeps_a_line_whose_other_decision_first_leaves_the_named_one_open_again():
+    """MONUMENT PATRON TOKENS (p. 19): each player with energy in the section gains the energy or the benefit
+    and exhausts or activates their energy, "in any order". Freyith, constructing the Library with her patron
+    token, took the benefit (a tile claimed, p. 17, which a presence-only table cannot tell from the energy
+    reward), was given a Wild by Aureon, then exhausted her Wild in the section. Asked how she handled her
+    Wild, she named "exhausted"; the benefit, which closes the handling until its claim is done, was read as
+    deciding otherwise, the claim's lines were ruled out, the energy reward was committed, and turn 77 began
+    from a position never reached (presence soak, seed 378, 4 players, saved at turn 75)."""
+    game, start = _from_saved("presence_patron_benefit_before_the_handling.json", 4, 378, fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert any(Action("handle", ("wild", "exhaust")) in options for _, options in asked), asked
+    committed = [a for _, a in game.recogniser.state.history[len(start.history):]]
+    assert Action("reward", ("benefit",)) in committed

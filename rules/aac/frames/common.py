@@ -78,7 +78,7 @@ def running_out_sources(st: AacState, pl: Player) -> list[tuple[str, str]]:
             out.append(("pool", e))
     b = st.board
     for m in b.monuments:
-        if b.mon_completed[m] is None:
+        if not under_construction(st, m):
             for i, x in enumerate(b.mon_spaces[m]):
                 if x is not None and x[0] == seat:
                     out.append((f"mon:{m}:{i + 1}", x[1]))
@@ -187,12 +187,21 @@ def achievement_dests(st: AacState, p: int, energy: str) -> list[str]:
 
 # -- placing energy on the board -------------------------------------------
 
+def under_construction(st: AacState, m: str) -> bool:
+    """Is the exposed section of ``m`` closed to energy? It is once completed (p. 18), and while a patron
+    token constructs it (p. 19): an energy activated out of it cannot go back in, or the participant would
+    handle it again, without end."""
+    if st.board.mon_completed[m] is not None:
+        return True
+    return any(f["t"] == "complete" and f["m"] == m for f in st.frames)
+
+
 def monument_dests(st: AacState, energy: str) -> list[str]:
     b = st.board
     out = []
     wild_anywhere = energy == "wild"
     for m in b.monuments:
-        if b.mon_completed[m] is not None:
+        if under_construction(st, m):
             continue
         sec = b.mon_section[m]
         sections = st.cat.monument[m].sections

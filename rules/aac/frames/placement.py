@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING
 
 from rules.aac.catalogue import ENERGY_TYPES
 from rules.aac.frames.base import PASS, Frame, register
-from rules.aac.frames.common import dest_options, empty_slots, energy_sources, place_energy, take_energy
+from rules.aac.frames.common import (
+    dest_options,
+    empty_slots,
+    energy_sources,
+    place_energy,
+    take_energy,
+    under_construction,
+)
 from rules.core.api import Action
 
 if TYPE_CHECKING:
@@ -97,7 +104,7 @@ def repos_sources(st: AacState, p: int) -> list[str]:
     out = [f"pool:{e}" for e in ENERGY_TYPES if pl.pool[e] and dest_options(st, p, e, "pool")]
     b = st.board
     for m in b.monuments:
-        if b.mon_completed[m] is not None:
+        if under_construction(st, m):
             continue
         for i, x in enumerate(b.mon_spaces[m]):
             if x is not None and x[0] == p:
