@@ -162,6 +162,9 @@ class SaidAt:
 
     table: Observed
     committed: State | None = None
+    # the options were every way the player could make the choice where it was asked: "none of these" cannot
+    # mean made otherwise there, only "not yet" (``_exhaustive``)
+    exhaustive: bool = False
 
 
 @dataclass
@@ -389,8 +392,14 @@ class Recogniser:
         replaced before she had taken her share of the completed section, decided by answering; the lines
         went on to the reveal after her claim, and "which tile is revealed?" was answered "none of these", as
         nothing had been revealed there. Held for good, the answer ruled out every line with her claim once
-        she made it: her share was committed as the energy, and turn 23 began from a position never reached."""
-        self._decided = [entry for entry in self._decided if entry[1] is not None or entry[4] != CHANCE]
+        she made it: her share was committed as the energy, and turn 23 began from a position never reached.
+
+        So does a player's "none of these" to a question whose options were every way to make the choice
+        there (``_exhaustive``): it cannot mean the choice was made otherwise."""
+        def not_yet(entry: Answer) -> bool:
+            said = entry[5]
+            return entry[1] is None and (entry[4] == CHANCE or (said is not None and said.exhaustive))
+        self._decided = [entry for entry in self._decided if not not_yet(entry)]
 
     def event(self, event: MomentaryEvent) -> Verdict:
         seat = self.view.seat_of_button(self._committed, event.location)
@@ -565,7 +574,8 @@ class Recogniser:
         one of the options is ruled out; if none is left, the table is explained afresh from the committed
         position, held to the answer. If nothing but the options explains the table, the answer is refused
         and the question stays open."""
-        said = None if self._observed is None else SaidAt(self._observed, self._committed)
+        said = None if self._observed is None else SaidAt(self._observed, self._committed,
+                                                          self._exhaustive(prompt, before, offered))
         self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed, prompt.player, said))
         agreeing = [h for h in before if self._agrees(h)]
         agreeing += self._declined_through(before, agreeing, offered, prompt.player)
@@ -594,6 +604,25 @@ class Recogniser:
         if observed is None:
             return Verdict(in_sync=True, pending=self._pending())
         return self._explain(observed, gathered)  # (searched once: the search above is the snapshot's)
+
+    def _exhaustive(self, prompt: Prompt, before: list[Hypothesis], offered: frozenset[Action]) -> bool:
+        """Were a question's options every decision of their kinds the player could make where it was asked?
+        "None of these" to it cannot mean the choice was made otherwise there: only "not yet", which holds
+        while the table stays as it was (``_forget_not_yet``).
+
+        Presence seed 384, 4 players, turn 118: Rusné, the completing player, was asked which energy she
+        binds while Multanec was still claiming a tile for his share, and said "none of these": she had
+        bound nothing yet. Held for good, as the choice made otherwise, it ruled out both energies, every
+        line through her share, and her next move was refused."""
+        kinds = {a.kind for a in offered}
+        for h in before:
+            for at in range(len(self._prompt_prefix), len(h.path)):
+                if h.path[at][1] not in offered:
+                    continue
+                node = self._along(self._committed, h.path[:at])[-1]
+                if digest(self._key(node.state)) == prompt.context:
+                    return {a for a in _legal(node) if a.kind in kinds} <= offered
+        return False
 
     def _declined_through(self, before: list[Hypothesis], agreeing: list[Hypothesis], offered: frozenset[Action],
                           player: int | None) -> list[Hypothesis]:
@@ -815,8 +844,20 @@ class Recogniser:
         if self._hyps and all(h.state.current_player == SIMULTANEOUS for h in self._hyps):
             return self._end_simultaneous(seat)
 
+        turn, since = self._turn_key(self._committed), len(self._turn_marks[0].history) if self._turn_marks else 0
+
         def ended(state: State) -> bool:
-            return state.is_terminal() or state.current_player != seat
+            if state.is_terminal():
+                return True
+            if state.current_player == seat:
+                return False
+            # (within the turn, only once the seat has had a part in it: a button pressed while another seat
+            # is to decide before it says that decision is made too. Presence seed 388, 4 players, the game's
+            # last turn: after Rusné's claim, Multanec, Ignotas and Freyith each gave the Tile Pool an energy
+            # nothing on the table showed; Ignotas's button came before the controller had reached his gift,
+            # and Freyith's, with Ignotas still to decide, ended her part where she had not taken one: his
+            # gift and hers were never asked about, and the game ended with the controller short of them)
+            return self._turn_key(state) != turn or any(who == seat for who, _ in state.history[since:])
 
         if self._observed is None:
             found = [end for h in self._hyps for end in self._silent_until(h, ended)]
@@ -1200,6 +1241,8 @@ class Recogniser:
             if said is not None:
                 answer["table"] = {unit: seen if isinstance(seen, int) else list(seen)
                                    for unit, seen in said.table.items()}
+                if said.exhaustive:
+                    answer["exhaustive"] = True
             answers.append(answer)
         work: dict[str, object] = {"lines": [[as_json(a) for _, a in path] for path in lines], "answers": answers}
         if closed:  # (seats whose button closed their part of a turn: see ``_end_along``)
@@ -1234,7 +1277,7 @@ class Recogniser:
                 decided.append((tuple(read(a) for a in answer["after"]), None if named is None else read(named),
                                 frozenset(read(a) for a in answer["over"]), answer.get("mixed") is True,
                                 player if isinstance(player, int) and not isinstance(player, bool) else None,
-                                _said_from_json(answer.get("table"))))
+                                _said_from_json(answer.get("table"), answer.get("exhaustive") is True)))
         except (ValueError, TypeError, KeyError):
             decided = []
         closed = work.get("closed")
@@ -1611,19 +1654,8 @@ class Recogniser:
         made = h.path[n][1]
         if made == choice or any(a == choice for _, a in h.path[n + 1:]):
             return False
-        nodes = self._along(self._committed, h.path)
-        if choice not in _legal(nodes[n]) or choice in _legal(nodes[n + 1]):
-            return False
-        # (open again where the line has got to, once what the other decision began is done, the named one
-        # may be its next: the first option taken counts. Presence seed 378, turn 76: Freyith, constructing
-        # the Library with her patron token, took the benefit, claimed a tile, was given a Wild, and then
-        # exhausted her Wild in the section; asked, she named "exhausted", and read as decided otherwise by
-        # the benefit, which closes the handling until the claim is done, the lines with the claim and the
-        # gift were ruled out and the energy reward was committed. Open again only somewhere between is no
-        # reason: the line went on without it)
-        at, end = nodes[n].state, nodes[-1].state
-        return not (choice in _legal(nodes[-1]) and end.turn_number == at.turn_number
-                    and end.current_player == at.current_player)
+        at, after = self._along(self._committed, h.path[:n + 1])[-2:]
+        return choice in _legal(at) and choice not in _legal(after)
 
     def _keep(self, current: list[Hypothesis], observed: Mapping[str, tuple[str, ...] | int],
               complete: list[Hypothesis] | None = None, keep: Sequence[Hypothesis] = ()) -> None:
@@ -3316,7 +3348,7 @@ def _furthest(hyps: list[Hypothesis]) -> list[Hypothesis]:
     return [h for h in hyps if not any(len(p) > len(h.path) and p[:len(h.path)] == h.path for p in paths)]
 
 
-def _said_from_json(data: object) -> SaidAt | None:
+def _said_from_json(data: object, exhaustive: bool = False) -> SaidAt | None:
     """When an answer was said, from the table kept with it (``pending_work``); None when it is missing or
     unreadable: the answer then binds as one said at no known table."""
     if not isinstance(data, dict):
@@ -3329,7 +3361,7 @@ def _said_from_json(data: object) -> SaidAt | None:
             table[unit] = tuple(seen)
         else:
             return None
-    return SaidAt(table)
+    return SaidAt(table, exhaustive=exhaustive)
 
 
 def _first_of(path: Path, start: int, kinds: AbstractSet[str], player: int | None) -> int | None:

@@ -2487,19 +2487,44 @@ def test_none_of_these_keeps_a_line_whose_position_another_way_reaches():
 
 
 
-def test_an_answer_keeps_a_line_whose_other_decision_first_leaves_the_named_one_open_again():
-    """MONUMENT PATRON TOKENS (p. 19): each player with energy in the section gains the energy or the benefit
-    and exhausts or activates their energy, "in any order". Freyith, constructing the Library with her patron
-    token, took the benefit (a tile claimed, p. 17, which a presence-only table cannot tell from the energy
-    reward), was given a Wild by Aureon, then exhausted her Wild in the section. Asked how she handled her
-    Wild, she named "exhausted"; the benefit, which closes the handling until its claim is done, was read as
-    deciding otherwise, the claim's lines were ruled out, the energy reward was committed, and turn 77 began
-    from a position never reached (presence soak, seed 378, 4 players, saved at turn 75)."""
-    game, start = _from_saved("presence_patron_benefit_before_the_handling.json", 4, 378, fidelity="presence")
-    asked = _questions(game)
+def test_a_button_after_a_gift_says_the_claim_before_it_is_made():
+    """MONUMENT PATRON TOKENS (p. 19: each player with energy in the section gains the energy or the benefit
+    and exhausts or activates their energy) and CLAIM (p. 17: each opponent may place an energy into the Tile
+    Pool). Freyith, constructing the Library with her patron token, took the benefit, a tile claim, which a
+    presence-only table cannot tell from the energy reward; Aureon gave the Tile Pool a Wild and pressed his
+    button. The controller had not reached his gift: the position before Freyith's choice, with her to
+    decide, ended his part; the claim was never asked about, the energy reward was committed, and turn 77
+    began from a position never reached (presence soak, seed 378, 4 players, saved at turn 75)."""
+    game, start = _from_saved("presence_patron_claim_before_a_gift_button.json", 4, 378, fidelity="presence")
     _play_turns(game, 3)
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
-    assert any(Action("handle", ("wild", "exhaust")) in options for _, options in asked), asked
     committed = [a for _, a in game.recogniser.state.history[len(start.history):]]
-    assert Action("reward", ("benefit",)) in committed
+    assert Action("reward", ("benefit",)) in committed and Action("gift", ("wild", "exhausted")) in committed
+
+
+def test_none_of_these_to_every_way_of_a_choice_holds_only_until_the_table_changes():
+    """MONUMENT SECTION COMPLETION (p. 18: the completing player selects one of their energy in the section to
+    bind) and CLAIM (p. 17): Rusné, the completing player, was asked which energy she binds while Multanec was
+    still claiming a tile for his share, and said "none of these": she had bound nothing yet. The options were
+    every energy she could bind there, so the answer cannot mean she chose otherwise; held for good, it ruled
+    out both, every line through her share, and her Rose's move on the Pillar Track was refused (presence
+    soak, seed 384, 4 players, saved at turn 117). It holds, as "not yet", until the table changes."""
+    _played_without_errors("presence_bind_asked_before_her_share.json", 4, 384, 3)
+
+
+def test_a_button_says_the_decisions_of_the_seats_before_it_are_made():
+    """CLAIM (p. 17: each opponent may place an energy into the Tile Pool) at the game's last turn (GAME END &
+    FINAL SCORING: the game ends once the last player's turn is finished): after Rusné's claim, Multanec, Ignotas and
+    Freyith each gave the Tile Pool an energy nothing on the presence-only table showed, and pressed their
+    buttons in turn. Ignotas's came before the controller had reached his gift, and Freyith's, with Ignotas
+    still to decide, read as the end of a part she had not yet taken: neither gift was asked about, and the
+    game ended with the controller short of them (presence soak, seed 388, 4 players, saved at turn 167).
+    Within the turn, a seat's button ends its part only once it has had one."""
+    game, _ = _from_saved("presence_last_turn_gifts_before_a_button.json", 4, 388, fidelity="presence")
+    truth = game.truth
+    while not truth.state.is_terminal():
+        game.play_one()
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    assert game.recogniser.state.fingerprint() == truth.state.fingerprint()
