@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from itertools import accumulate, groupby, pairwise
 from typing import Any, Protocol, TypeVar
 
-from rules.core.api import CHANCE, SIMULTANEOUS, Action, Game, IllegalAction, State
+from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
 from rules.core.messages import Msg
 from rules.core.physical import Fidelity, MomentaryEvent, Snapshot
 from rules.core.projection import Comparison, Projection, Support, UnitMap, compare, further_only_at_counts, recompare
@@ -162,9 +162,6 @@ class SaidAt:
 
     table: Observed
     committed: State | None = None
-    # the options were every way the player could make the choice where it was asked: "none of these" cannot
-    # mean made otherwise there, only "not yet" (``_exhaustive``)
-    exhaustive: bool = False
 
 
 @dataclass
@@ -384,22 +381,24 @@ class Recogniser:
         return verdict
 
     def _forget_not_yet(self) -> None:
-        """"None of these" said of what chance brought (which tile was revealed) holds only while the table
-        stays as it was: it may mean "not yet", and once the table has changed the reveal may have come.
+        """"None of these" holds only while the table stays as it was: it may mean "not yet", and once the
+        table has changed the choice may have been made, one of the options among the ways.
 
-        A player's "none of these" is about a choice they made (or decided by answering); nobody decides a
-        reveal ahead. Presence seed 229, 5 players, turn 22: Rusné, asked which of her tiles a claimed tile
-        replaced before she had taken her share of the completed section, decided by answering; the lines
-        went on to the reveal after her claim, and "which tile is revealed?" was answered "none of these", as
-        nothing had been revealed there. Held for good, the answer ruled out every line with her claim once
-        she made it: her share was committed as the energy, and turn 23 began from a position never reached.
+        Of what chance brought (which tile was revealed), nobody decides ahead. Presence seed 229, 5 players,
+        turn 22: Rusné, asked which of her tiles a claimed tile replaced before she had taken her share of the
+        completed section, decided by answering; the lines went on to the reveal after her claim, and "which
+        tile is revealed?" was answered "none of these", as nothing had been revealed there. Held for good,
+        the answer ruled out every line with her claim once she made it: her share was committed as the
+        energy, and turn 23 began from a position never reached.
 
-        So does a player's "none of these" to a question whose options were every way to make the choice
-        there (``_exhaustive``): it cannot mean the choice was made otherwise."""
-        def not_yet(entry: Answer) -> bool:
-            said = entry[5]
-            return entry[1] is None and (entry[4] == CHANCE or (said is not None and said.exhaustive))
-        self._decided = [entry for entry in self._decided if not not_yet(entry)]
+        A player asked about a choice the controller's lines have made ahead of them says the same. Presence
+        seed 384, 4 players, turn 118: Rusné, the completing player, was asked which energy she binds while
+        Multanec was still claiming a tile for his share; she had bound nothing yet, and held for good her
+        answer ruled out both energies, every line through her share, and her next move was refused. Seed
+        389, 5 players, turn 74: Aureon, asked which of his tiles a claimed tile replaced before he had taken
+        his share (a claim) of the section, said "none of these"; he then replaced one of the tiles offered,
+        the lines with it were ruled out, and his claim was lost among those with others."""
+        self._decided = [entry for entry in self._decided if entry[1] is not None]
 
     def event(self, event: MomentaryEvent) -> Verdict:
         seat = self.view.seat_of_button(self._committed, event.location)
@@ -574,8 +573,7 @@ class Recogniser:
         one of the options is ruled out; if none is left, the table is explained afresh from the committed
         position, held to the answer. If nothing but the options explains the table, the answer is refused
         and the question stays open."""
-        said = None if self._observed is None else SaidAt(self._observed, self._committed,
-                                                          self._exhaustive(prompt, before, offered))
+        said = None if self._observed is None else SaidAt(self._observed, self._committed)
         self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed, prompt.player, said))
         agreeing = [h for h in before if self._agrees(h)]
         agreeing += self._declined_through(before, agreeing, offered, prompt.player)
@@ -604,25 +602,6 @@ class Recogniser:
         if observed is None:
             return Verdict(in_sync=True, pending=self._pending())
         return self._explain(observed, gathered)  # (searched once: the search above is the snapshot's)
-
-    def _exhaustive(self, prompt: Prompt, before: list[Hypothesis], offered: frozenset[Action]) -> bool:
-        """Were a question's options every decision of their kinds the player could make where it was asked?
-        "None of these" to it cannot mean the choice was made otherwise there: only "not yet", which holds
-        while the table stays as it was (``_forget_not_yet``).
-
-        Presence seed 384, 4 players, turn 118: Rusné, the completing player, was asked which energy she
-        binds while Multanec was still claiming a tile for his share, and said "none of these": she had
-        bound nothing yet. Held for good, as the choice made otherwise, it ruled out both energies, every
-        line through her share, and her next move was refused."""
-        kinds = {a.kind for a in offered}
-        for h in before:
-            for at in range(len(self._prompt_prefix), len(h.path)):
-                if h.path[at][1] not in offered:
-                    continue
-                node = self._along(self._committed, h.path[:at])[-1]
-                if digest(self._key(node.state)) == prompt.context:
-                    return {a for a in _legal(node) if a.kind in kinds} <= offered
-        return False
 
     def _declined_through(self, before: list[Hypothesis], agreeing: list[Hypothesis], offered: frozenset[Action],
                           player: int | None) -> list[Hypothesis]:
@@ -1241,8 +1220,6 @@ class Recogniser:
             if said is not None:
                 answer["table"] = {unit: seen if isinstance(seen, int) else list(seen)
                                    for unit, seen in said.table.items()}
-                if said.exhaustive:
-                    answer["exhaustive"] = True
             answers.append(answer)
         work: dict[str, object] = {"lines": [[as_json(a) for _, a in path] for path in lines], "answers": answers}
         if closed:  # (seats whose button closed their part of a turn: see ``_end_along``)
@@ -1277,7 +1254,7 @@ class Recogniser:
                 decided.append((tuple(read(a) for a in answer["after"]), None if named is None else read(named),
                                 frozenset(read(a) for a in answer["over"]), answer.get("mixed") is True,
                                 player if isinstance(player, int) and not isinstance(player, bool) else None,
-                                _said_from_json(answer.get("table"), answer.get("exhaustive") is True)))
+                                _said_from_json(answer.get("table"))))
         except (ValueError, TypeError, KeyError):
             decided = []
         closed = work.get("closed")
@@ -3348,7 +3325,7 @@ def _furthest(hyps: list[Hypothesis]) -> list[Hypothesis]:
     return [h for h in hyps if not any(len(p) > len(h.path) and p[:len(h.path)] == h.path for p in paths)]
 
 
-def _said_from_json(data: object, exhaustive: bool = False) -> SaidAt | None:
+def _said_from_json(data: object) -> SaidAt | None:
     """When an answer was said, from the table kept with it (``pending_work``); None when it is missing or
     unreadable: the answer then binds as one said at no known table."""
     if not isinstance(data, dict):
@@ -3361,7 +3338,7 @@ def _said_from_json(data: object, exhaustive: bool = False) -> SaidAt | None:
             table[unit] = tuple(seen)
         else:
             return None
-    return SaidAt(table, exhaustive=exhaustive)
+    return SaidAt(table)
 
 
 def _first_of(path: Path, start: int, kinds: AbstractSet[str], player: int | None) -> int | None:

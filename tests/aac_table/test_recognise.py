@@ -2503,13 +2503,25 @@ def test_a_button_after_a_gift_says_the_claim_before_it_is_made():
     assert Action("reward", ("benefit",)) in committed and Action("gift", ("wild", "exhausted")) in committed
 
 
-def test_none_of_these_to_every_way_of_a_choice_holds_only_until_the_table_changes():
+def test_none_of_these_to_a_choice_not_made_yet_does_not_rule_out_its_options_once_made():
+    """MONUMENT SECTION COMPLETION (p. 18: each contributor gains the energy or the benefit) and CLAIM (p. 17,
+    step 2: the claimed tile replaces any 1 of your tiles): in a turn of several completions at a 5-player
+    presence-only table, the controller's lines had Aureon claim a tile for his share before he had; asked
+    which of his tiles it replaced, he said "none of these". He then took the benefit, claimed, and replaced
+    tile I.2, one of the options; held for good, the answer ruled out every line with it, his claim was lost
+    among those with other tiles, and a later move was refused (presence soak, seed 389, 5 players, saved at
+    turn 74)."""
+    _played_without_errors("presence_replace_asked_before_his_claim.json", 5, 389, 2)
+
+
+def test_none_of_these_to_a_bind_not_made_yet_holds_only_until_the_table_changes():
     """MONUMENT SECTION COMPLETION (p. 18: the completing player selects one of their energy in the section to
     bind) and CLAIM (p. 17): Rusné, the completing player, was asked which energy she binds while Multanec was
     still claiming a tile for his share, and said "none of these": she had bound nothing yet. The options were
-    every energy she could bind there, so the answer cannot mean she chose otherwise; held for good, it ruled
-    out both, every line through her share, and her Rose's move on the Pillar Track was refused (presence
-    soak, seed 384, 4 players, saved at turn 117). It holds, as "not yet", until the table changes."""
+    every energy she could bind there, so the answer could not mean she chose otherwise; held for good, it
+    ruled out both, every line through her share, and her Rose's move on the Pillar Track was refused
+    (presence soak, seed 384, 4 players, saved at turn 117). It holds, as "not yet", until the table
+    changes."""
     _played_without_errors("presence_bind_asked_before_her_share.json", 4, 384, 3)
 
 
