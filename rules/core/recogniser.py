@@ -382,7 +382,7 @@ class Recogniser:
 
     def _forget_not_yet(self) -> None:
         """"None of these" holds only while the table stays as it was: it may mean "not yet", and once the
-        table has changed the choice may have been made, one of the options among the ways.
+        table has changed the choice may have been made, by one of the options.
 
         Of what chance brought (which tile was revealed), nobody decides ahead. Presence seed 229, 5 players,
         turn 22: Rusné, asked which of her tiles a claimed tile replaced before she had taken her share of the
