@@ -2990,13 +2990,21 @@ class Recogniser:
             node, _ = self._child(node, h.path[upto][1])
             steps = paths.get(self._key(node.state))
             if steps is not None:
-                if shown and not self._read_alike(start, steps, h.path[at:upto + 1]):
+                if shown and not self._read_alike(start, steps, h.path[at:upto + 1], shortcut=True):
                     return None
                 return self._spliced(h, at, steps, start, upto)
         return None if shown else self._rejoined(h, at, alt, start)
 
-    def _read_alike(self, start: State, one: Path, other: Path) -> bool:
+    def _read_alike(self, start: State, one: Path, other: Path, shortcut: bool = False) -> bool:
         """Would the sensors read the same succession of tables as either order is made from ``start``?
+
+        ``shortcut``: ``one`` may also skip tables ``other`` passes through, if it shows the rest in the same
+        order: a decision that does at once what ``other`` did in steps leaves the table by the same ways,
+        a hand part-way through it showing the tables in between. Presence seed 397, turn 195: Ignotas,
+        handling his Rose in the Fortress section his patron token had completed, exhausted it; the kept
+        lines activated it and moved his character no step, which reaches the same position, one table later
+        (the Rose lifted, then the section built). Asked, he named the exhaust; no line through it was found,
+        only lines with his bridge elsewhere were left, and Multanec's next slide was refused.
 
         Presence seed 331, turn 195: Freyith, with two Compasses in the section Ignotas's patron token
         constructed (p. 19), took the section's energy reward, activated one Compass (placed into her unsensed
@@ -3005,7 +3013,15 @@ class Recogniser:
         re-ordered a visible decision, the second Compass lifted, though the table showed the same two lifts
         either way."""
         tables = self._tables_along(start, one, False)
-        return tables is not None and tables == self._tables_along(start, other, False)
+        if tables is None:
+            return False
+        others = self._tables_along(start, other, False)
+        if others is None or tables == others:
+            return tables == others
+        if not shortcut or len(tables) >= len(others) or tables[-1] != others[-1]:
+            return False
+        rest = iter(others)
+        return all(any(table == seen for seen in rest) for table in tables)
 
     def _rejoined(self, h: Hypothesis, at: int, alt: Action, start: State) -> Hypothesis | None:
         """``h`` with ``alt`` in place of its decision at ``at``, all of ``h``'s later decisions, then the

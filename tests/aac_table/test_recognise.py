@@ -2514,6 +2514,17 @@ def test_none_of_these_to_a_choice_not_made_yet_does_not_rule_out_its_options_on
     _played_without_errors("presence_replace_asked_before_his_claim.json", 5, 389, 2)
 
 
+def test_an_answer_finds_the_line_that_does_in_one_decision_what_the_kept_one_did_in_steps():
+    """MONUMENT SECTION COMPLETION (p. 18: each contributor exhausts or activates their energy in the section)
+    and ENERGY TYPES (p. 19, Rose: when activated, exhaust it and move up to 2 spaces): Ignotas exhausted his
+    Rose in the Fortress section Aureon's patron token built (p. 19). The kept lines activated it and moved his
+    character no step, which reaches the same position one table later (the Rose lifted, then the section
+    built). Asked, he named the exhaust; no line through it was found, only lines with his bridge token
+    elsewhere were left, and Multanec's next slide was refused (presence soak, seed 397, 5 players, saved at
+    turn 194)."""
+    _played_without_errors("presence_exhaust_named_where_an_activation_was_kept.json", 5, 397, 3)
+
+
 def test_none_of_these_to_a_bind_not_made_yet_holds_only_until_the_table_changes():
     """MONUMENT SECTION COMPLETION (p. 18: the completing player selects one of their energy in the section to
     bind) and CLAIM (p. 17): Rusné, the completing player, was asked which energy she binds while Multanec was
