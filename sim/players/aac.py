@@ -468,6 +468,18 @@ class AacTruth:
         legal = st.legal_actions()
         open_now = [(key, action) for key, action in options if action in legal]
         routes: dict[Action, list[Action]] = {}
+        further = {action for _, action in options if action.kind != "pass"}
+        if open_now and further and all(action.kind == "pass" for _, action in open_now):
+            # only a pass is open now, and the question's other options come further on: the pass asked about
+            # declines those, where they are open, not this one (presence seed 402, turn 125: Freyith, still
+            # loading, asked "construct a section with your patron token?", named "pass", ended her loads
+            # with that and then used her patron token; the controller, holding her to her answer, refused
+            # Aureon's reward from the section she built)
+            coming = self._coming(further)
+            if coming:
+                there = next(iter(coming.values()))
+                open_now = [(key, action) for key, action in options if action in coming or action.kind == "pass"]
+                routes = {action: coming.get(action, there) for _, action in open_now}
         if not open_now:  # (a decision still to come in their part, after the one in hand?)
             routes = self._coming({action for _, action in options})
             open_now = [(key, action) for key, action in options if action in routes]

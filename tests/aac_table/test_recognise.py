@@ -2514,6 +2514,17 @@ def test_none_of_these_to_a_choice_not_made_yet_does_not_rule_out_its_options_on
     _played_without_errors("presence_replace_asked_before_his_claim.json", 5, 389, 2)
 
 
+def test_a_player_asked_about_a_choice_past_the_pass_open_now_keeps_to_the_answer_there():
+    """ADVANCE (p. 13, step 4: load the tiles that entered, then the turn ends) and PATRON TOKENS (p. 19:
+    at the end of your turn you may construct a section with your patron token): Freyith, still loading, was
+    asked "construct a section with your patron token?" at the position her pass would reach. The sim player
+    took its "pass" for the pass open now (ending her loads), then used her patron token all the same; the
+    controller, holding her to her answer, refused Aureon's reward from the section she built. A player who
+    decides by answering keeps the answer where it was asked (presence soak, seed 402, 2 players, saved at
+    turn 124)."""
+    _played_without_errors("presence_patron_asked_while_loading.json", 2, 402, 2)
+
+
 def test_an_answer_finds_the_line_that_does_in_one_decision_what_the_kept_one_did_in_steps():
     """MONUMENT SECTION COMPLETION (p. 18: each contributor exhausts or activates their energy in the section)
     and ENERGY TYPES (p. 19, Rose: when activated, exhaust it and move up to 2 spaces): Ignotas exhausted his
