@@ -3001,7 +3001,7 @@ class Recogniser:
         ``shortcut``: ``one`` may also skip tables ``other`` passes through, if it shows the rest in the same
         order: a decision that does at once what ``other`` did in steps leaves the table by the same ways,
         a hand part-way through it showing the tables in between. Presence seed 397, turn 195: Ignotas,
-        handling his Rose in the Fortress section his patron token had completed, exhausted it; the kept
+        handling his Rose in the Fortress section Aureon's patron token had completed, exhausted it; the kept
         lines activated it and moved his character no step, which reaches the same position, one table later
         (the Rose lifted, then the section built). Asked, he named the exhaust; no line through it was found,
         only lines with his bridge elsewhere were left, and Multanec's next slide was refused.
