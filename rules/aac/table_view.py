@@ -354,6 +354,18 @@ class AacTableView:
     def end_turn_actions(self, state: State, seat: int) -> list[Action]:
         return [PASS]
 
+    def owed_later(self, state: State, action: Action, player: int) -> bool:
+        """Is ``action`` a section reward ``player`` still owes, under a decision of theirs being resolved?
+
+        MONUMENT SECTION COMPLETION (p. 18): each contributor takes the energy or the benefit, and exhausts
+        or activates their energy, in either order. An activated Rose's movement comes first, and the reward
+        is open again once it ends."""
+        if action.kind != "reward":
+            return False
+        assert isinstance(state, AacState)
+        return any(f.get("t") == "contrib" and f.get("p") == player and not f.get("rewarded")
+                   for f in state.frames[:-1])
+
     def seat_of_button(self, state: State, location: str) -> int | None:
         """The seat whose button this is, in the game being played (None for a character not playing)."""
         c = self._buttons.get(location)

@@ -1628,11 +1628,19 @@ class Recogniser:
         and crowded the named claim out of the kept lines; its reveal then refilled the pool, and at the
         button only lines without the claim were left. Presence seed 100, turn 105, the same with "tile 3,
         with a Compass and a Magnet" and claims of tile 2: a line with no claim was committed at the end."""
-        made = h.path[n][1]
+        who, made = h.path[n]
         if made == choice or any(a == choice for _, a in h.path[n + 1:]):
             return False
         at, after = self._along(self._committed, h.path[:n + 1])[-2:]
-        return choice in _legal(at) and choice not in _legal(after)
+        if choice not in _legal(at) or choice in _legal(after):
+            return False
+        # (a choice the game still owes the player, under the decision being resolved, is open again once it
+        # is: presence seed 423, turn 53: Ignotas, asked "the energy or the benefit?" before he chose, named
+        # the benefit; the line where his activated Rose moved him on the Monument Track first was ruled out,
+        # and while his hand swapped the upgraded token he took after it, no kept line showed the section
+        # unbuilt)
+        owed = getattr(self.view, "owed_later", None)
+        return owed is None or not owed(after.state, choice, who)
 
     def _keep(self, current: list[Hypothesis], observed: Mapping[str, tuple[str, ...] | int],
               complete: list[Hypothesis] | None = None, keep: Sequence[Hypothesis] = ()) -> None:

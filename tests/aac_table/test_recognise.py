@@ -2514,6 +2514,18 @@ def test_none_of_these_to_a_choice_not_made_yet_does_not_rule_out_its_options_on
     _played_without_errors("presence_replace_asked_before_his_claim.json", 5, 389, 2)
 
 
+def test_a_reward_named_before_it_is_taken_stays_open_past_an_activated_energys_movement():
+    """MONUMENT SECTION COMPLETION (p. 18: each contributor gains the energy or the benefit, and exhausts or
+    activates their energy, in either order) and ENERGY TYPES (p. 19, Rose: move up to 2 spaces): Ignotas,
+    completing the Fortress section, bound his Magnet and activated his Rose. Asked "the energy or the
+    benefit?" before he chose, he named the benefit. Right after the activation the reward is not open (the
+    Rose's movement comes first), so the line where he moved on the Monument Track first was ruled out. He
+    took the benefit after the movement, and while his hand swapped the upgraded token no kept line showed
+    the section still unbuilt: two snapshots were refused (presence soak, seed 423, 3 players, saved at
+    turn 52)."""
+    _played_without_errors("presence_benefit_named_before_a_rose_movement.json", 3, 423, 2)
+
+
 def test_a_player_asked_about_a_choice_past_the_pass_open_now_keeps_to_the_answer_there():
     """ADVANCE (p. 13, step 4: load the tiles that entered, then the turn ends) and PATRON TOKENS (p. 19:
     at the end of your turn you may construct a section with your patron token): Freyith, still loading, was
