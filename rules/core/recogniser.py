@@ -3021,14 +3021,14 @@ class Recogniser:
         re-ordered a visible decision, the second Compass lifted, though the table showed the same two lifts
         either way."""
         tables = self._tables_along(start, one, False)
-        if tables is None:
+        others = self._tables_along(start, other, False) if tables is not None else None
+        if tables is None or others is None:
             return False
-        others = self._tables_along(start, other, False)
-        if others is None or tables == others:
-            return tables == others
+        if tables == others:
+            return True
         if not shortcut or len(tables) >= len(others) or tables[-1] != others[-1]:
             return False
-        rest = iter(others)
+        rest = iter(others)  # (each of ``tables`` found in ``others`` after the one before it)
         return all(any(table == seen for seen in rest) for table in tables)
 
     def _rejoined(self, h: Hypothesis, at: int, alt: Action, start: State) -> Hypothesis | None:
