@@ -240,6 +240,7 @@ class Settings:
     through_depth: int = 2
     through_budget: int = 600  # states expanded to find them, per explanation the answer rules out
     quiet_depth: int = 3  # levels searched further, past the alternatives, through decisions the table cannot see
+    past_commit_snapshots: int = 64  # snapshots from before a commit kept as evidence of the lines going on
     turn_snapshots: int = 400  # snapshots of the current turn kept as evidence when it is re-explained
     # after a time nobody watched the table (a restart from the journal): decisions past the first explanation
     # that went somewhere and came back to the same table (a character off a fork and back faces the other way)
@@ -284,6 +285,9 @@ class Recogniser:
         self._seen_against: tuple[_Node, dict[int, tuple[Observed, Comparison]]] | None = None
         self._readings: Mapping[str, object] | None = None  # the last snapshot's readings, as given
         self._since_commit: list[dict[str, tuple[str, ...] | int]] = []  # snapshots the pending decisions explain
+        # and those before the last commit that showed the table past the position committed then: evidence
+        # of the decisions still pending (``_seen_past``, ``_against_evidence``)
+        self._past_commit: list[Observed] = []
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
         # the committed position when nothing was last pending, the positions committed since (from it), and
@@ -1192,6 +1196,7 @@ class Recogniser:
         self._committed = target.clone()
         self._hyps = [Hypothesis((), self._committed)]
         self._decided = []
+        self._past_commit = []
         self._since_last_commit()
         self._prompt = None
         self._ending = None
@@ -1269,6 +1274,7 @@ class Recogniser:
         """Forget pending explanations and explain the last snapshot afresh from the committed state."""
         self._hyps = [Hypothesis((), self._committed)]
         self._decided = []
+        self._past_commit = []
         self._since_last_commit()
         self._prompt = None
         self._ending = None
@@ -1284,6 +1290,7 @@ class Recogniser:
         matches, partial, closest = gathered if gathered is not None else self._gather(observed)
         if not matches and gathered is None:
             matches = self._put_back_lines(observed)
+        matches = self._against_evidence(matches)
         if matches:
             return self._matched(matches, partial, observed)
         if not partial and self._widen and self.settings.unwatched_reach > 1:
@@ -1505,8 +1512,10 @@ class Recogniser:
                 # Rusné, asked which energy she gave after Multanec's gift of a Rose, answered "none of
                 # these"; read as "the first gift of the line", it ruled out Multanec's Rose, so every line,
                 # and a line where she gave a Compass was committed.)
-                at = _first_of(h.path, n, {o.kind for o in others}, player)
-                if at is not None and acts[at] in others and not self._made_after_answer(h, at, said):
+                kinds = {o.kind for o in others}
+                at = _first_of(h.path, n, kinds, player)
+                if at is not None and acts[at] in others and not self._made_after_answer(h, at, said) \
+                        and not self._left_otherwise_on_return(h, n, kinds, others, player):
                     return False
                 continue
             if mixed:
@@ -1541,6 +1550,27 @@ class Recogniser:
             if self._decided_otherwise(h, n, choice):
                 return False
         return True
+
+    def _left_otherwise_on_return(self, h: Hypothesis, n: int, kinds: AbstractSet[str], others: AbstractSet[Action],
+                                  player: int | None) -> bool:
+        """Does ``h`` come back to the position "none of these" was said about, and the second time leave it
+        by a decision of the options' kinds that none of them is? A player who stood there twice answers for
+        the time they remember, most often the latest.
+
+        Presence seed 431, turn 166: Multanec, loading his new tiles, moved a Magnet from position 1 into
+        tile 2 and another from tile 2 back to position 1, which ends where he began, then loaded a Rose from
+        the Fortress. Asked at that position which load came first, offered the Magnet and others, he said
+        "none of these", thinking of the Rose; every line with the Magnet first was ruled out, the true one
+        among them, and his turn was committed with other energies in his presence-only slots."""
+        nodes = self._along(self._committed, h.path)
+        asked = self._key(nodes[n].state)
+        for back in range(n + 1, len(h.path)):
+            if self._key(nodes[back].state) != asked:
+                continue
+            at = _first_of(h.path, back, kinds, player)
+            if at is not None and h.path[at][1] not in others:
+                return True
+        return False
 
     def _made_after_answer(self, h: Hypothesis, at: int, said: SaidAt | None) -> bool:
         """Was the option ``h`` makes at ``at`` made after "none of these" was said? So the line says when,
@@ -1823,6 +1853,54 @@ class Recogniser:
         telling = [i for i in range(len(unexplained)) if any(row[i] for row in covered)]
         kept = [h for h, row in zip(hyps, covered) if all(row[i] for i in telling)]
         return kept or hyps
+
+    def _seen_past(self, state: State) -> list[Observed]:
+        """The snapshots since the last commit (and those kept from before it) after the table last stood at
+        ``state``, about to be committed: they showed decisions the lines go on with, and a commit must not
+        wipe them out. (Nothing when the table was not seen standing there lately: nothing tells which
+        came after it.)"""
+        seen = [*self._past_commit, *self._since_commit]
+        if seen and seen[-1] is self._observed:
+            seen.pop()  # (the table now starts the snapshots since the new commit)
+        seen = seen[-self.settings.past_commit_snapshots - 1:]  # (a bounded look back, at every commit)
+        node = self._node(state)
+        for i in range(len(seen) - 1, -1, -1):
+            if compare(self.view.units, node.exp, node.proj.flexible, seen[i]).exact:
+                return seen[i + 1:]
+        return []
+
+    def _against_evidence(self, matches: list[Hypothesis]) -> list[Hypothesis]:
+        """The lines that explain the table, but for those found afresh (not going on from a kept line) that
+        never put a token where the best evidenced kept lines all put it and a snapshot since the commit
+        showed it: they re-read decisions the table showed. With none left, no legal line explains the table
+        yet (a hand at work, or a mistake to put right).
+
+        Presence seed 393, turn 131: Rusné moved a Magnet from her pool to the Fortress and back. Later in
+        Aureon's turn a token from the reserve was put on the Eridonic Gate by mistake: the line "Rusné moved
+        a Rose from her pool to the Gate, held in a hand until now", found afresh from the position committed
+        before her move, explained it, was committed, and Aureon's end of turn was refused once the mistake
+        was put right. The snapshots of her Magnet on the Fortress lay before a commit, so nothing weighed
+        them (``_seen_past`` keeps them)."""
+        previous = [h for h in self._hyps if h.path]
+        if not matches or not previous or len(self._past_commit) + len(self._since_commit) < 2:
+            return matches
+        fresh = [m for m in matches if not any(m.path[:len(h.path)] == h.path for h in previous)]
+        if not fresh:
+            return matches  # (each goes on from a kept line: it accounts for what that line did)
+        unexplained = self._unexplained(self._committed, [*self._past_commit, *self._since_commit])
+        if self._put_right:
+            unexplained = _apart_from(unexplained, self._put_right)
+        unexplained = _put_back([*self._past_commit, *self._since_commit], unexplained)
+        if not unexplained:
+            return matches
+        # (the best evidenced lines: a line kept beside them that skipped the move, as a pass, tells nothing)
+        most = max(h.seen - h.held for h in previous)
+        supports = [self._support(h, unexplained) for h in previous if h.seen - h.held == most]
+        agreed = [seen for seen in unexplained if all(support.covers(*seen) for support in supports)]
+        if not agreed:
+            return matches
+        ruled_out = {id(m) for m in fresh if not self._accounts_for(m, agreed)}
+        return [m for m in matches if id(m) not in ruled_out]
 
     def _seen_returns(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
         """Of these explanations of the table, those that come back to it no more often than the table did.
@@ -2408,6 +2486,7 @@ class Recogniser:
                 # committed, would refuse the next contributor's benefit)
                 kept.append(((), choice, others, mixed, player, said))
         self._decided = kept
+        self._past_commit = self._seen_past(state)
         self._committed = state
         self._since_last_commit()
         decider = (state.turn_number, state.current_player)
@@ -3174,6 +3253,7 @@ class Recogniser:
         self._committed = mark.clone()
         self._hyps = [Hypothesis((), self._committed)]
         self._decided = []
+        self._past_commit = []
         return undone
 
     # -- out of sync ---------------------------------------------------------------

@@ -2526,6 +2526,27 @@ def test_a_reward_named_before_it_is_taken_stays_open_past_an_activated_energys_
     _played_without_errors("presence_benefit_named_before_a_rose_movement.json", 3, 423, 2)
 
 
+def test_none_of_these_said_of_a_position_come_back_to_keeps_the_line_that_left_it_otherwise():
+    """ADVANCE (p. 13, step 4: load the tiles that entered from any slot in your Device, p. 12) and REDOING
+    ACTIONS (p. 34): Multanec, loading his new tiles, moved a Magnet from position 1 into tile 2 and the one
+    in tile 2 back to position 1, which ends where he began, then loaded a Rose from the Fortress. Asked at
+    that position which load came first (the Magnet among the options), he said "none of these", thinking
+    of the Rose; every line with the Magnet first was ruled out, the true one among them, and turn 167 began
+    with other energies in his presence-only slots (presence soak, seed 431, 5 players, saved at turn
+    166)."""
+    _played_without_errors("presence_none_said_of_a_position_come_back_to.json", 5, 431, 2)
+
+
+def test_a_move_seen_before_a_commit_still_rules_out_a_line_that_never_made_it():
+    """ACTIONS (p. 14: an action token's move of an energy, done and redone) and REDOING ACTIONS (p. 34):
+    Rusné moved a Magnet from her pool to the Fortress and back. Later in Aureon's turn a token from the
+    reserve was put on the Eridonic Gate by mistake; a line found afresh from the position committed before
+    Rusné's move ("a Rose from her pool to the Gate, held in a hand until now") explained it and was
+    committed, and once the mistake was put right Aureon's end of turn was refused. The snapshots of her
+    Magnet on the Fortress lay before a commit (presence soak, seed 393, 5 players, saved at turn 129)."""
+    _played_without_errors("presence_pool_move_seen_before_a_commit.json", 5, 393, 4)
+
+
 def test_a_player_asked_about_a_choice_past_the_pass_open_now_keeps_to_the_answer_there():
     """ADVANCE (p. 13, step 4: load the tiles that entered, then the turn ends) and PATRON TOKENS (p. 19:
     at the end of your turn you may construct a section with your patron token): Freyith, still loading, was
