@@ -2940,6 +2940,9 @@ class Recogniser:
         moved_line = spliced(moved) if moved_tables is not None else None
         if moved_line is not None and moved_tables == made_tables:
             return moved_line
+        entailed = self._made_first_with(h, at, later, start)
+        if entailed is not None:
+            return entailed
         tables = self._tables_along(start, made, False)
         exchanged_line = spliced(exchanged) if tables is not None else None
         if exchanged_line is not None:
@@ -2962,6 +2965,31 @@ class Recogniser:
         # ruled out and found again from the Wild alone, one snapshot short of lines with the Gate's bound
         # Wild, which filled the kept list while he held his last load, and his button was refused)
         return replace(moved_line, held=moved_line.held + 1) if moved_line is not None else None
+
+    def _made_first_with(self, h: Hypothesis, at: int, later: int, start: State) -> Hypothesis | None:
+        """``h`` with its decision at ``later`` and what it entails (the same player's decisions right after
+        it that only it opened, as a benefit's upgrade) made first at ``at``, when they change nothing the
+        sensors read and the two orders read the same tables; counted one snapshot more as a hand at work.
+        (A single such decision is not moved so: see ``_tables_along``.)
+
+        Presence seed 444, turn 153: Rusné, sharing the Beacon's reward from Freyith's patron token, took
+        the benefit and upgraded before she activated her Compass; the kept line had the activation first.
+        Asked, she named the benefit, which cannot be moved first without its upgrade: every line with her
+        benefit was ruled out, and a re-explanation of the turn committed energy rewards for both."""
+        who = h.path[later][0]
+        open_before = set(_legal(self._node(self._state_at(h, later))))
+        end = later + 1
+        while end < len(h.path) and h.path[end][0] == who and h.path[end][1] not in open_before:
+            end += 1
+        block = h.path[later:end]
+        if len(block) < 2 or self._tables_along(start, block, False) != self._tables_along(start, (), False):
+            return None
+        order = (*block, *h.path[at:later])
+        line = self._spliced(h, at, order, start, upto=end - 1)
+        if line is None or self._key(line.state) != self._key(h.state) \
+                or self._tables_along(start, order, False) != self._tables_along(start, h.path[at:end], False):
+            return None
+        return replace(line, held=line.held + 1)
 
     def _forestalled(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
         """``h`` with ``choice`` made first at ``at``, then ``h``'s decisions from there, the first of them

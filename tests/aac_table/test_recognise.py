@@ -2547,6 +2547,17 @@ def test_a_move_seen_before_a_commit_still_rules_out_a_line_that_never_made_it()
     _played_without_errors("presence_pool_move_seen_before_a_commit.json", 5, 393, 4)
 
 
+def test_a_benefit_named_first_moves_before_the_activation_with_its_upgrade():
+    """MONUMENT SECTION COMPLETION (p. 18: each contributor gains the energy or the benefit, and exhausts or
+    activates their energy, in either order; the Beacon's benefit upgrades an action token): Rusné, sharing
+    the Beacon's reward from Freyith's patron token, took the benefit and upgraded before she activated her
+    Compass. The kept line had the activation first; asked, she named the benefit, which cannot be moved
+    first without its upgrade, so every line with her benefit was ruled out and a re-explanation of the turn
+    committed energy rewards for both contributors (presence soak, seed 444, 2 players, saved at turn
+    153)."""
+    _played_without_errors("presence_benefit_named_before_an_activation.json", 2, 444, 2)
+
+
 def test_a_player_asked_about_a_choice_past_the_pass_open_now_keeps_to_the_answer_there():
     """ADVANCE (p. 13, step 4: load the tiles that entered, then the turn ends) and PATRON TOKENS (p. 19:
     at the end of your turn you may construct a section with your patron token): Freyith, still loading, was
