@@ -1837,15 +1837,7 @@ class Recogniser:
         under way, made the line through the pool look evidenced)."""
         if len(hyps) < 2 or len(self._since_commit) < 2:
             return hyps
-        # only tokens the committed position does not explain need a place on the way
-        unexplained = self._unexplained(self._committed, self._since_commit)
-        if self._put_right:
-            # a place the players were told to put right tells nothing of the move: the snapshots of the
-            # mistake, and of the hand that made it, show it wrong (mixed seed 300020: a Compass lifted from a
-            # presence-only Device slot into the Exhausted Pool and put back; only a line that moved that
-            # Compass on to another slot accounted for the slot seen empty, and it was committed)
-            unexplained = _apart_from(unexplained, self._put_right)
-        unexplained = _put_back(self._since_commit, unexplained)
+        unexplained = self._evidence(self._since_commit)
         if not unexplained:
             return hyps
         supports = [self._support(h, unexplained) for h in hyps]
@@ -1853,6 +1845,20 @@ class Recogniser:
         telling = [i for i in range(len(unexplained)) if any(row[i] for row in covered)]
         kept = [h for h, row in zip(hyps, covered) if all(row[i] for i in telling)]
         return kept or hyps
+
+    def _evidence(self, seen: Sequence[Observed]) -> list[Evidence]:
+        """What these snapshots tell of the pending decisions: the tokens the committed position does not
+        explain (only those need a place on the way), but for the places put right and those a hand emptied
+        and filled again as they were (``_put_back``).
+
+        A place the players were told to put right tells nothing of the move: the snapshots of the mistake,
+        and of the hand that made it, show it wrong (mixed seed 300020: a Compass lifted from a presence-only
+        Device slot into the Exhausted Pool and put back; only a line that moved that Compass on to another
+        slot accounted for the slot seen empty, and it was committed)."""
+        unexplained = self._unexplained(self._committed, seen)
+        if self._put_right:
+            unexplained = _apart_from(unexplained, self._put_right)
+        return _put_back(seen, unexplained)
 
     def _seen_past(self, state: State) -> list[Observed]:
         """The snapshots since the last commit (and those kept from before it) after the table last stood at
@@ -1887,10 +1893,7 @@ class Recogniser:
         fresh = [m for m in matches if not any(m.path[:len(h.path)] == h.path for h in previous)]
         if not fresh:
             return matches  # (each goes on from a kept line: it accounts for what that line did)
-        unexplained = self._unexplained(self._committed, [*self._past_commit, *self._since_commit])
-        if self._put_right:
-            unexplained = _apart_from(unexplained, self._put_right)
-        unexplained = _put_back([*self._past_commit, *self._since_commit], unexplained)
+        unexplained = self._evidence([*self._past_commit, *self._since_commit])
         if not unexplained:
             return matches
         # (the best evidenced lines: a line kept beside them that skipped the move, as a pass, tells nothing)
