@@ -631,7 +631,7 @@ class Recogniser:
                 break
             if self._key(h.state) in kept:
                 continue
-            at = _first_of(h.path, n, kinds, player)
+            at = self._asked_in(h, n, kinds, offered, player)
             if at is None or h.path[at][1] not in offered:
                 continue
             line, left = self._way_round(h, at, offered, kinds, left)
@@ -750,7 +750,7 @@ class Recogniser:
         left = self.settings.through_budget
         found: dict[object, Hypothesis] = {}
         for h in ruled_out:
-            at = _first_of(h.path, n, kinds, player)
+            at = self._asked_in(h, n, kinds, offered, player)
             if at is None or h.path[at][1] not in offered \
                     or tuple(a for _, a in h.path[:n]) != self._prompt_prefix:
                 continue
@@ -1513,7 +1513,7 @@ class Recogniser:
                 # these"; read as "the first gift of the line", it ruled out Multanec's Rose, so every line,
                 # and a line where she gave a Compass was committed.)
                 kinds = {o.kind for o in others}
-                at = _first_of(h.path, n, kinds, player)
+                at = self._asked_in(h, n, kinds, others, player)
                 if at is not None and acts[at] in others and not self._made_after_answer(h, at, said) \
                         and not self._left_otherwise_on_return(h, n, kinds, others, player):
                     return False
@@ -1547,9 +1547,33 @@ class Recogniser:
                     break
                 if action in others:
                     return False
-            if self._decided_otherwise(h, n, choice):
+            if self._decided_otherwise(h, n, choice) or self._decided_otherwise_later(h, n, choice, player):
                 return False
         return True
+
+    def _asked_in(self, h: Hypothesis, n: int, kinds: AbstractSet[str], offered: AbstractSet[Action],
+                  player: int | None) -> int | None:
+        """Where in ``h``, from ``n`` on, the choice a question offered ``offered`` about is made: the asked
+        player's first decision of the options' kinds at a position where one of them was open. (A question
+        is put where the kept lines first differ, and lines that made earlier decisions in other orders
+        differ at once: the choice asked about may be a second decision of its kind, as which of her tiles
+        Rusné's second claimed tile replaced, presence seed 456, turn 52. Read as the first replace, "none of
+        these" ruled out no line, and the same question was asked again and again.)"""
+        nodes: list[_Node] | None = None
+        for i in range(n, len(h.path)):
+            who, made = h.path[i]
+            if made.kind not in kinds or not _made_by(who, player):
+                continue
+            if made in offered:
+                return i
+            if nodes is None:
+                try:
+                    nodes = self._along(self._committed, h.path[:-1])
+                except IllegalAction:
+                    return i
+            if any(option in _legal(nodes[i]) for option in offered):
+                return i
+        return None
 
     def _left_otherwise_on_return(self, h: Hypothesis, n: int, kinds: AbstractSet[str], others: AbstractSet[Action],
                                   player: int | None) -> bool:
@@ -1671,6 +1695,35 @@ class Recogniser:
         # unbuilt)
         owed = getattr(self.view, "owed_later", None)
         return owed is None or not owed(after.state, choice, who)
+
+    def _decided_otherwise_later(self, h: Hypothesis, n: int, choice: Action, player: int | None) -> bool:
+        """Does the asked player, further on in ``h`` than the position the question was put at, make another
+        decision of the named one's kind where the named one was open, after which it no longer is, and never
+        the named one? Lines that differ in the order of earlier decisions are asked at the first place they
+        differ, so the decision asked about may come many decisions after it.
+
+        Presence seed 456, turn 52: Rusné claimed two tiles and, asked which of hers the first replaced,
+        named tile 0b. Lines where it replaced tile 2 (not offered: no line had it then), and where the
+        second claimed tile replaced the first, read the same at her presence-only tile slots; they agreed
+        with the answer, crowded the true line out of the kept ones, and the controller, stuck asking which
+        tile the second replaced, fell behind for good."""
+        if any(a == choice for _, a in h.path[n:]):
+            return False
+        nodes: list[_Node] | None = None
+        owed = getattr(self.view, "owed_later", None)
+        for i in range(n + 1, len(h.path)):
+            who, made = h.path[i]
+            if made.kind != choice.kind or not _made_by(who, player):
+                continue
+            if nodes is None:
+                nodes = self._along(self._committed, h.path[:i + 1])
+            else:
+                nodes.extend(self._along(nodes[-1].state, h.path[len(nodes) - 1:i + 1])[1:])
+            at, after = nodes[i], nodes[i + 1]
+            if choice in _legal(at) and choice not in _legal(after) \
+                    and (owed is None or not owed(after.state, choice, who)):
+                return True
+        return False
 
     def _keep(self, current: list[Hypothesis], observed: Mapping[str, tuple[str, ...] | int],
               complete: list[Hypothesis] | None = None, keep: Sequence[Hypothesis] = ()) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -2606,3 +2607,50 @@ def test_a_button_says_the_decisions_of_the_seats_before_it_are_made():
     t = game.totals
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
     assert game.recogniser.state.fingerprint() == truth.state.fingerprint()
+
+
+def test_an_answer_about_a_claimed_tile_rules_out_lines_that_replaced_another_with_it():
+    """CLAIM (p. 17, step 2: each claimed tile replaces any 1 of your 7 tiles): Rusné claimed two tiles and,
+    asked which of hers the first replaced, named tile 0b. Lines where it replaced tile 2 (no line had that
+    when she was asked) and the second claimed tile then replaced the first read the same at her
+    presence-only tile slots; they agreed with her answer, crowded the true line out, and the controller,
+    asking again and again which tile the second replaced, fell behind for good (presence soak, seed 456, 2
+    players, saved at turn 52). The controller keeps up: by the end it has committed every turn but the
+    one in play."""
+    game = _played_without_errors("presence_second_replace_asked_where_lines_first_differ.json", 2, 456, 4)
+    committed = game.recogniser.state
+    assert isinstance(committed, AacState)
+    assert committed.turns_done >= game.truth.state.turns_done - 1, (committed.turns_done, game.truth.state.turns_done)
+
+
+def test_none_of_these_about_a_second_decision_of_its_kind_is_not_asked_again(monkeypatch):
+    """CLAIM (p. 17, step 2) and the controller's questions: a question is put where the kept lines first
+    differ, and the choice it asks about may be the second of its kind, as which of her tiles Rusné's
+    second claimed tile replaced. Read against her first replace, "none of these" ruled out no line, and
+    the same question was put again and again. Here the answer that rules out the lines against her first
+    answer is switched off, so that those lines stay to be asked about (presence soak, seed 456, 2 players,
+    saved at turn 52): no question answered "none of these" is put again, unchanged, at the same table."""
+    monkeypatch.setattr(Recogniser, "_decided_otherwise_later", lambda self, h, n, choice, player: False)
+    game, _ = _from_saved("presence_second_replace_asked_where_lines_first_differ.json", 2, 456,
+                          fidelity="presence")
+    put: list[tuple[int, str, tuple[Action, ...], str]] = []
+    observe, answer = Recogniser.observe, Recogniser.answer
+    seen = [0]
+
+    def counted(self: Recogniser, snapshot: object) -> Verdict:
+        seen[0] += 1
+        return observe(self, snapshot)  # type: ignore[arg-type]
+
+    def noted(self: Recogniser, prompt_id: str, key: str) -> Verdict:
+        prompt = self.prompt
+        assert prompt is not None
+        put.append((seen[0], prompt.question.render("en"), tuple(o.actions[0] for o in prompt.options if o.actions),
+                    key))
+        return answer(self, prompt_id, key)
+
+    monkeypatch.setattr(Recogniser, "observe", counted)
+    monkeypatch.setattr(Recogniser, "answer", noted)
+    _play_turns(game, 3)
+    assert any(key == NONE_OF_THESE for *_, key in put), put  # (the question this is about was put)
+    again = [(a, b) for a, b in pairwise(put) if a[3] == NONE_OF_THESE and a[:3] == b[:3]]
+    assert not again, again
