@@ -1686,6 +1686,10 @@ class Recogniser:
         if made == choice or any(a == choice for _, a in h.path[n + 1:]):
             return False
         at, after = self._along(self._committed, h.path[:n + 1])[-2:]
+        return self._closed_by_decision(at, after, choice, who)
+
+    def _closed_by_decision(self, at: _Node, after: _Node, choice: Action, who: int) -> bool:
+        """Was ``choice`` open at ``at`` and closed by the decision ``who`` made there, leading to ``after``?"""
         if choice not in _legal(at) or choice in _legal(after):
             return False
         # (a choice the game still owes the player, under the decision being resolved, is open again once it
@@ -1709,21 +1713,12 @@ class Recogniser:
         tile the second replaced, fell behind for good."""
         if any(a == choice for _, a in h.path[n:]):
             return False
-        nodes: list[_Node] | None = None
-        owed = getattr(self.view, "owed_later", None)
-        for i in range(n + 1, len(h.path)):
-            who, made = h.path[i]
-            if made.kind != choice.kind or not _made_by(who, player):
-                continue
-            if nodes is None:
-                nodes = self._along(self._committed, h.path[:i + 1])
-            else:
-                nodes.extend(self._along(nodes[-1].state, h.path[len(nodes) - 1:i + 1])[1:])
-            at, after = nodes[i], nodes[i + 1]
-            if choice in _legal(at) and choice not in _legal(after) \
-                    and (owed is None or not owed(after.state, choice, who)):
-                return True
-        return False
+        later = [i for i in range(n + 1, len(h.path))
+                 if h.path[i][1].kind == choice.kind and _made_by(h.path[i][0], player)]
+        if not later:
+            return False
+        nodes = self._along(self._committed, h.path)  # (the searched positions, cached)
+        return any(self._closed_by_decision(nodes[i], nodes[i + 1], choice, h.path[i][0]) for i in later)
 
     def _keep(self, current: list[Hypothesis], observed: Mapping[str, tuple[str, ...] | int],
               complete: list[Hypothesis] | None = None, keep: Sequence[Hypothesis] = ()) -> None:
