@@ -1353,7 +1353,11 @@ class Recogniser:
         far = [h for h, score in zip(self._hyps, scores) if score > near]
         for group in (close, far):
             if matches or partial:
-                break
+                # (but a line further off that the table has shown more of than any line that matches is
+                # searched too: ``_better_evidenced_far``)
+                group = self._better_evidenced_far(far, matches) if group is far else []
+                if not group:
+                    break
             for h in group:  # (each its own search: one that stops at a move in progress leaves others to go on)
                 left = budget - expansions
                 if left <= 0:
@@ -1366,6 +1370,22 @@ class Recogniser:
         # (the snapshot's whole search: a swap is looked for after the ordinary search found nothing)
         self.last_expansions = self.last_expansions + expansions if swapping else expansions
         return matches, partial, closest
+
+    @staticmethod
+    def _better_evidenced_far(far: list[Hypothesis], matches: list[Hypothesis]) -> list[Hypothesis]:
+        """Of the kept lines far from the table, those better evidenced than every line that matches it
+        (more snapshots shown, not only with a hand at work): the table may have moved far from them in one
+        stretch the closer lines only caught up with.
+
+        Mixed seed 310136, 2 players, turn 183: Multanec exhausted his Magnet from position 5 and used its
+        action, then passed; Rusné slid a tile in, and he slid in his new tile, pushing his Device's tiles
+        along. The true line, one slide from the table, was far from it; a line without the exhaust (the
+        Magnet carried off in front of the Device by his slide) was close, matched, and was committed alone:
+        Rusné's turn had begun with his Magnet still on his Device."""
+        if not matches or not far:
+            return []
+        shown = max(m.seen - m.held for m in matches)
+        return [h for h in far if h.seen + 1 - h.held > shown]
 
     def _matched(self, matches: list[Hypothesis], partial: list[Hypothesis],
                  observed: Mapping[str, tuple[str, ...] | int]) -> Verdict:
@@ -1399,6 +1419,7 @@ class Recogniser:
         # the true line was dropped, and that line could not pass slot 1 again on its way to slot 2)
         shown = max(m.seen - m.held for m in best)
         moving = [p for p in partial if len(p.path) <= shortest or p.seen - p.held >= shown]
+        moving += self._moves_evidenced_beyond(best, [p for p in partial if not any(p is m for m in moving)])
         answered = self._answered_lines_left(best)
         moving += answered
         if len(settled) < len(best) or moving:
@@ -1893,6 +1914,40 @@ class Recogniser:
         telling = [i for i in range(len(unexplained)) if any(row[i] for row in covered)]
         kept = [h for h, row in zip(hyps, covered) if all(row[i] for i in telling)]
         return kept or hyps
+
+    def _moves_evidenced_beyond(self, best: list[Hypothesis], partial: list[Hypothesis]) -> list[Hypothesis]:
+        """Moves in progress that account for every snapshot since the commit that any line accounts for,
+        when no line that explains the table does: kept beside those, however long, for the table went
+        through what only they did (``_consistent`` then prefers them once they match).
+
+        Mixed seed 310134, 4 players, turn 58: Aureon, taking a section's benefit, walked her miniature
+        west to the fork, east, and back to the fork, her last step. The table showed her at the fork
+        while the turn's end was still being carried out (a new tile dealt), so the true line was a move in
+        progress; "west to the fork" and "east to the fork" matched it, each missing one space she was
+        seen on, and the longer line was dropped. She was asked which way she went first, said west, and
+        her button committed "west to the fork, and stop": she faced the wrong way at the fork next turn."""
+        if not best or not partial or len(self._since_commit) < 2:
+            return []
+        unexplained = self._evidence(self._since_commit)
+        if not unexplained:
+            return []
+        def rows(lines: list[Hypothesis]) -> list[list[bool]]:
+            return [[support.covers(*seen) for seen in unexplained]
+                    for support in (self._support(h, unexplained) for h in lines)]
+
+        settled = rows(best)
+        if any(all(row) for row in settled):
+            return []  # (a line that matches accounts for everything seen: ``_consistent`` keeps to it)
+        # (not a line whose hand holds a token from where a snapshot showed one it accounts for: the hand took
+        # back what the line put there, as a mistake put right is (presence seed 190, turn 88: a Compass put on
+        # an Achievement by mistake and lifted again read as a Magnet placed there, now in a hand))
+        shown = {uid for _, extra, _ in unexplained for uid in extra}
+        partial = [p for p in partial if not p.holding & shown]
+        moving = rows(partial)
+        telling = [i for i in range(len(unexplained)) if any(row[i] for row in [*settled, *moving])]
+        if any(all(row[i] for i in telling) for row in settled):
+            return []
+        return [p for p, row in zip(partial, moving) if all(row[i] for i in telling)]
 
     def _evidence(self, seen: Sequence[Observed]) -> list[Evidence]:
         """What these snapshots tell of the pending decisions: the tokens the committed position does not

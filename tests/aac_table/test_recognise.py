@@ -2654,3 +2654,48 @@ def test_none_of_these_about_a_second_decision_of_its_kind_is_not_asked_again(mo
     assert any(key == NONE_OF_THESE for *_, key in put), put  # (the question this is about was put)
     again = [(a, b) for a, b in pairwise(put) if a[3] == NONE_OF_THESE and a[:3] == b[:3]]
     assert not again, again
+
+
+def _committed_matches_truth_through(game: TableGame, start: AacState, turns: int) -> None:
+    """Every decision the controller committed is the one the players made (a turn's start included)."""
+    done = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    assert len(done) >= len(truth) - 12, (len(done), len(truth))  # (all but the turn still in play)
+    assert done[:len(truth)] == truth[:len(done)], (done, truth)
+    assert game.recogniser.state.turns_done >= start.turns_done + turns - 1
+
+
+def test_a_walk_back_to_the_fork_seen_on_the_way_is_kept_while_the_turn_ends(monkeypatch):
+    """CHARACTER MOVEMENT (p. 24): a character ends its movement facing the way it last moved, and at a
+    fork it may go either way; the facing is not on the table. Aureon, taking a section's benefit, walked
+    west to the fork, then east, and turned back to the fork with her last step, which ended the turn. The
+    table showed her at the fork while the turn's end was still being laid out, so the true line was a
+    move in progress; "west to the fork" and "east to the fork" matched, each without one space she was
+    seen on, and the longer line was dropped: "west to the fork, and stop" was committed, and the next
+    turn began with her facing the wrong way (mixed soak, seed 310134, 4 players, saved at turn 58)."""
+    game, start = _from_saved("mixed_walk_back_to_the_fork_as_the_turn_ends.json", 4, 310134, fidelity="mixed")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    walked = [a.args[0] for who, a in game.truth.state.history[len(start.history):] if a.kind == "step"]
+    assert walked[:4] == ["gate.west", "gate.fork", "gate.east", "gate.fork"]  # (the case this is about)
+    _committed_matches_truth_through(game, start, 2)
+
+
+def test_a_line_the_table_showed_more_of_is_searched_however_far_the_table_moved_from_it():
+    """ACTIONS (p. 14), then ADVANCE (p. 13): Multanec exhausted the Magnet in position 5 and used its
+    action; Rusné slid a tile in; he slid in his, pushing his Device's tiles along. The true line, one
+    slide away from the table, was far from it, and only lines close to the table were searched once one
+    matched; the line without the exhaust (the Magnet carried off by his slide) was committed, and Rusné's
+    turn had begun with his Magnet still on his Device (mixed soak, seed 310136, 2 players, saved at turn
+    183)."""
+    game, start = _from_saved("mixed_exhaust_before_the_slide_that_reads_alike.json", 2, 310136, fidelity="mixed")
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    magnet, slide = Action("exhaust", (5, "bottom", "magnet")), Action("slide", ("rusne.5",))
+    made = [a for _, a in game.truth.state.history[len(start.history):]]
+    assert made.index(magnet) < made.index(slide)  # (the case this is about)
+    # (which action he used it for reads the same, and leads to the same position: either may be committed)
+    committed = [a for _, a in game.recogniser.state.history[len(start.history):]]
+    assert magnet in committed and committed.index(magnet) < committed.index(slide), committed
