@@ -1355,7 +1355,7 @@ class Recogniser:
             if matches or partial:
                 # (but a line further off that the table has shown more of than any line that matches is
                 # searched too: ``_better_evidenced_far``)
-                group = self._better_evidenced_far(far, matches) if group is far else []
+                group = self._better_evidenced_far(far, matches)
                 if not group:
                     break
             for h in group:  # (each its own search: one that stops at a move in progress leaves others to go on)
@@ -1909,8 +1909,7 @@ class Recogniser:
         unexplained = self._evidence(self._since_commit)
         if not unexplained:
             return hyps
-        supports = [self._support(h, unexplained) for h in hyps]
-        covered = [[support.covers(*seen) for seen in unexplained] for support in supports]
+        covered = self._covered(hyps, unexplained)
         telling = [i for i in range(len(unexplained)) if any(row[i] for row in covered)]
         kept = [h for h, row in zip(hyps, covered) if all(row[i] for i in telling)]
         return kept or hyps
@@ -1931,11 +1930,7 @@ class Recogniser:
         unexplained = self._evidence(self._since_commit)
         if not unexplained:
             return []
-        def rows(lines: list[Hypothesis]) -> list[list[bool]]:
-            return [[support.covers(*seen) for seen in unexplained]
-                    for support in (self._support(h, unexplained) for h in lines)]
-
-        settled = rows(best)
+        settled = self._covered(best, unexplained)
         if any(all(row) for row in settled):
             return []  # (a line that matches accounts for everything seen: ``_consistent`` keeps to it)
         # (not a line whose hand holds a token from where a snapshot showed one it accounts for: the hand took
@@ -1943,11 +1938,16 @@ class Recogniser:
         # an Achievement by mistake and lifted again read as a Magnet placed there, now in a hand))
         shown = {uid for _, extra, _ in unexplained for uid in extra}
         partial = [p for p in partial if not p.holding & shown]
-        moving = rows(partial)
+        moving = self._covered(partial, unexplained)
         telling = [i for i in range(len(unexplained)) if any(row[i] for row in [*settled, *moving])]
         if any(all(row[i] for i in telling) for row in settled):
             return []
         return [p for p, row in zip(partial, moving) if all(row[i] for i in telling)]
+
+    def _covered(self, lines: list[Hypothesis], unexplained: Sequence[Evidence]) -> list[list[bool]]:
+        """For each line, which of these snapshots its positions account for."""
+        return [[support.covers(*seen) for seen in unexplained]
+                for support in (self._support(h, unexplained) for h in lines)]
 
     def _evidence(self, seen: Sequence[Observed]) -> list[Evidence]:
         """What these snapshots tell of the pending decisions: the tokens the committed position does not
