@@ -30,6 +30,7 @@ from itertools import accumulate, groupby, pairwise
 from typing import Any, Protocol, TypeVar
 
 from rules.core.api import SIMULTANEOUS, Action, Game, IllegalAction, State
+from rules.core.conservation import shown_on_the_way
 from rules.core.messages import Msg
 from rules.core.physical import Fidelity, MomentaryEvent, Snapshot
 from rules.core.projection import Comparison, Projection, Support, UnitMap, compare, further_only_at_counts, recompare
@@ -1290,7 +1291,7 @@ class Recogniser:
         matches, partial, closest = gathered if gathered is not None else self._gather(observed)
         if not matches and gathered is None:
             matches = self._put_back_lines(observed)
-        matches = self._against_evidence(matches)
+        matches = self._conserving(self._against_evidence(matches), partial)
         if matches:
             return self._matched(matches, partial, observed)
         if not partial and self._widen and self.settings.unwatched_reach > 1:
@@ -2007,6 +2008,55 @@ class Recogniser:
             return matches
         ruled_out = {id(m) for m in fresh if not self._accounts_for(m, agreed)}
         return [m for m in matches if id(m) not in ruled_out]
+
+    def _conserving(self, matches: list[Hypothesis], partial: list[Hypothesis]) -> list[Hypothesis]:
+        """The lines that explain the table, but for those found afresh (not going on from a kept line) that
+        could not have been on the table at a snapshot since the commit that a line going on from a kept one
+        (matching, or a move in progress) could: one that shows a token at once where the line takes it from
+        and where it puts it. With none left, the move in progress goes on.
+
+        Presence seed 476, 2 players, turn 51: Multanec loaded a Wild from the Beacon's bound energy into his
+        new tile's top row, moved it to the bottom row, then loaded the Compass of position 4 into the top row.
+        "The Compass to the bottom row, then the Wild to the top" and "the Compass to the bottom row, on to
+        the top, then the Wild to the bottom", found afresh from the committed position, reach the same
+        presence-only table; the first was seen with the Compass still in position 4 and a token already in
+        the bottom row, the second with it still there and a token already in the top row. The second,
+        ranked first among the lines to his true position, stood for it, their common first load was
+        committed, and he was asked about a position he never stood at (``_support`` counts each place
+        apart, so both covered every snapshot)."""
+        previous = [h for h in self._hyps if h.path]
+        if not matches or not previous or len(self._past_commit) + len(self._since_commit) < 2:
+            return matches
+        fresh = [m for m in matches if not any(m.path[:len(h.path)] == h.path for h in previous)]
+        going_on = [h for h in [*matches, *partial] if any(h.path[:len(k.path)] == k.path for k in previous)]
+        if not fresh or not going_on:
+            return matches
+        unexplained = self._evidence([*self._past_commit, *self._since_commit])
+        telling = [seen for seen in unexplained if any(self._on_the_way(h, seen) for h in going_on)]
+        if not telling:
+            return matches
+        ruled_out = {id(m) for m in fresh if not all(self._on_the_way(m, seen) for seen in telling)}
+        return [m for m in matches if id(m) not in ruled_out]
+
+    def _on_the_way(self, h: Hypothesis, seen: Evidence) -> bool:
+        """Could this snapshot have been seen while the line's decisions were carried out: part-way from one
+        position along it to the same or a later one, each token moved at its old place, its new place or in
+        a hand?"""
+        observed, extra, missing = seen
+        nodes = self._along(self._committed, h.path)
+        moved: set[str] = set()
+        for before, after in pairwise(nodes):
+            moved.update(u for u, _ in before.exp.items() ^ after.exp.items())
+        check = moved | set(extra) | set(missing)
+        units = self.view.units
+        for k, start in enumerate(nodes):
+            for end in nodes[k:]:
+                if start.proj.flexible or end.proj.flexible:
+                    return True  # (tokens in transit may lie in any of several places: not counted)
+                changed = {u for u in moved if start.exp.get(u, ()) != end.exp.get(u, ())}
+                if shown_on_the_way(units, start.exp, end.exp, observed, check, changed):
+                    return True
+        return False
 
     def _seen_returns(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
         """Of these explanations of the table, those that come back to it no more often than the table did.

@@ -230,7 +230,10 @@ class AacTruth:
         recalls the decisions the controller has not accepted yet (``memory``), and last their latest
         decision among the options. A prompt names the player asked (``seat``): they recall their own
         decisions, not another player's ("which upgrade did you take?" is not answered with a neighbour's)."""
-        taken = self.seen.get(context)
+        again = self._standing_there_again(context, memory)
+        # (what they did there last time is not the answer when the game has come round to it and the
+        # controller has accepted that decision: the choice there is still to make)
+        taken = None if again else self.seen.get(context)
         for key, action in options:
             if action == taken:
                 return key
@@ -249,7 +252,7 @@ class AacTruth:
         standing = [key for key, _ in options if outcomes and outcomes.get(key) == now] if now != context else []
         if len(standing) == 1:
             return standing[0]
-        known = self.outcomes.get(context)
+        known = None if again else self.outcomes.get(context)
         if known is not None:
             at, outcome = known
             for key, action in options:
@@ -332,6 +335,28 @@ class AacTruth:
             # tile III.4 was revealed once Multanec had replaced his tiles)
             return NONE_OF_THESE
         return latest
+
+    def _standing_there_again(self, context: str, memory: PromptMemory | None) -> bool:
+        """Is the game at ``context`` now, having come round to it, with the decision made there the time
+        before one the controller has accepted? The question is then about the choice still to make there.
+
+        Presence seed 467, turn 250: Rusné, out of energy, moved a Magnet from position 1's bottom row to
+        position 2's, another between the two top rows and back, then the first back to position 1: the
+        game stood where it had four decisions before, and the controller had accepted the load she made
+        there then. Asked which load came next before making one, she named that load again; asked after it,
+        what she had done at the next position, and so on: twenty answers round a loop of loads that the
+        controller committed and she never made."""
+        if memory is None or context != digest(self.state):
+            return False
+        known = self.outcomes.get(context)
+        if known is None:
+            return False
+        index = len(known[0].history)
+        if index < memory.since:
+            return True
+        history = [action for _, action in self.state.history]
+        deciders = [who for who, _ in self.state.history]
+        return index not in memory.unaccepted_indices(history, deciders)
 
     def _declined_by_pass(self) -> Callable[[int], frozenset[str] | None]:
         """For the decision at an index of the history, the kinds of decision open where it was made (what a

@@ -98,6 +98,11 @@ class PromptMemory:
         return any(action.kind in kinds and action not in offered
                    for _, action in self._unaccepted(history, deciders, seat))
 
+    def unaccepted_indices(self, history: Sequence[Action], deciders: Sequence[int] | None = None) -> set[int]:
+        """The indices in ``history`` of the decisions since the controller last agreed that it has not
+        accepted."""
+        return {i for i, _ in self._unaccepted(history, deciders, None)}
+
     def _unaccepted(self, history: Sequence[Action], deciders: Sequence[int] | None,
                     seat: int | None) -> list[tuple[int, Action]]:
         """The decisions since the controller last agreed that it has not accepted, in order, each with its

@@ -91,3 +91,36 @@ def test_the_sim_players_mistake_check_compares_one_decision_at_a_time_as_a_whol
         game.play_one()
     assert game.totals.mistakes >= 2
     assert len(checked) > 500 and all(checked), checked.count(False)
+
+
+def test_a_token_moved_is_never_shown_at_both_ends_of_its_move() -> None:
+    """Running Out of Energy (p. 12): a Compass loaded from position 4 into the new tile's top row, at
+    presence-only slots. While it is carried, the table shows it in position 4, in a hand or in the top
+    row: never in both places. A token of another kind from an unsensed place (the Beacon's bound energy)
+    may be seen arriving beside it (presence seed 476, turn 51)."""
+    from rules.core.conservation import shown_on_the_way
+
+    units = UnitMap([LocationSpec(loc, LocationKind.SLOT, Fidelity.PRESENCE) for loc in ("p1top", "p1bot", "p4top")]
+                    + [LocationSpec("beacon", LocationKind.ZONE, Fidelity.UNSENSED, capacity=9)], {})
+    before = {"p4top": ("e:compass",), "beacon": ("e:wild",)}
+    compass_up = {"p1top": ("e:compass",), "beacon": ("e:wild",)}
+    both = {"p1top": ("e:compass",), "p1bot": ("e:wild",)}
+    everything = ("p1top", "p1bot", "p4top")
+
+    def seen(p1top: int, p1bot: int, p4top: int) -> dict[str, tuple[str, ...] | int]:
+        return units.observe({"p1top": p1top, "p1bot": p1bot, "p4top": p4top})
+
+    def changed(a: Mapping[str, tuple[str, ...]], b: Mapping[str, tuple[str, ...]]) -> set[str]:
+        return {u for u in {*a, *b} if a.get(u, ()) != b.get(u, ())}
+
+    # the Compass lifted (in a hand), or put down: either is on the way
+    assert shown_on_the_way(units, before, compass_up, seen(0, 0, 0), everything, changed(before, compass_up))
+    assert shown_on_the_way(units, before, compass_up, seen(1, 0, 0), everything, changed(before, compass_up))
+    # still in position 4 and already in the top row: one token in two places
+    assert not shown_on_the_way(units, before, compass_up, seen(1, 0, 1), everything, changed(before, compass_up))
+    # with the Wild going to the bottom row too, the top row's token can only be the Compass: the same
+    assert not shown_on_the_way(units, before, both, seen(1, 0, 1), everything, changed(before, both))
+    # but the Wild may be in the bottom row while the Compass is still in position 4
+    assert shown_on_the_way(units, before, both, seen(0, 1, 1), everything, changed(before, both))
+    # a token where neither position has one is on no way between them
+    assert not shown_on_the_way(units, before, before, seen(0, 1, 1), everything, set())

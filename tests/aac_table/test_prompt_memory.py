@@ -445,3 +445,51 @@ def test_a_player_who_decides_by_answering_makes_the_decisions_that_lead_to_the_
             made.append(action)
             truth.apply(action)
         assert named in made, made
+
+
+def test_a_player_back_at_a_position_whose_decision_was_accepted_decides_there_anew() -> None:
+    """ADVANCE step 4 and Running Out of Energy (p. 12: any slot of your Device is a source once the
+    Exhausted Pool is empty), presence seed 467, 5 players, turn 250: Rusné moved a Magnet from position
+    1's bottom row to position 2's, then another Magnet out of position 2's top row and back, then the
+    first Magnet back to position 1: the game stood where it had four decisions before, and the controller
+    had accepted the load she made there then. Asked there which load came next, before making one, she
+    named that load again, then what she had done at the position after it, twenty answers round a loop
+    she never made. The choice is still to make: she decides by answering, and makes what she named."""
+    data = json.loads((Path(__file__).parent / "data" / "presence_loads_come_round_to_an_accepted_position.json")
+                      .read_text())
+    state = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(state, AacState)
+    rusne = state.current_player
+
+    def load(pos: int, row: str, energy: str, source: str) -> Action:
+        return Action("load", (pos, row, energy, source))
+
+    made = [Action("slide", ("III.1",)), Action("slide", ("II.4",)),
+            load(2, "top", "compass", "exhausted"), load(2, "top", "wild", "exhausted"),
+            load(1, "bottom", "magnet", "exhausted"), load(2, "top", "compass", "exhausted"),
+            load(2, "bottom", "compass", "exhausted"), load(1, "top", "magnet", "exhausted"),
+            load(1, "top", "rose", "dev:4:top"), load(2, "bottom", "compass", "dev:2:top"),
+            load(1, "top", "compass", "dev:2:top"), load(2, "top", "compass", "dev:1:top"),
+            load(2, "top", "magnet", "dev:1:top"), load(1, "top", "wild", "dev:2:top"),
+            load(1, "top", "compass", "dev:2:top"), load(2, "top", "compass", "dev:1:top"),
+            load(1, "top", "compass", "dev:2:bottom"), load(2, "top", "rose", "dev:1:top")]
+    first_time = load(2, "bottom", "magnet", "dev:1:bottom")
+    made += [first_time, load(1, "top", "magnet", "dev:2:top"), load(2, "top", "magnet", "dev:1:top"),
+             load(1, "bottom", "magnet", "dev:2:bottom")]
+    options = [("1", first_time), ("2", load(2, "bottom", "magnet", "dev:2:top")),
+               ("3", load(1, "top", "magnet", "dev:2:top")), ("4", load(2, "bottom", "compass", "dev:2:top")),
+               ("5", load(2, "bottom", "rose", "dev:2:top"))]
+    for seed in range(4):
+        truth = AacTruth(state.clone(), random.Random(seed), load_wiring_map("aac-5p").specs())
+        memory = PromptMemory()
+        memory.agreed(len(truth.state.history))
+        for action in made:
+            truth.apply(action)
+        here = digest(truth.state)
+        assert here == next(d for d, a in truth.seen.items() if a == first_time)  # (come round to it)
+        memory.accept(made[:-1], deciders=[rusne] * (len(made) - 1))  # (all but her latest load)
+        key = truth.answer(here, options, memory, {}, rusne)
+        assert key is not None and key != NONE_OF_THESE
+        named = dict(options)[key]
+        assert named in truth.state.legal_actions()
+        assert truth.choose() == named  # (what she named is what she does next)

@@ -2699,3 +2699,24 @@ def test_a_line_the_table_showed_more_of_is_searched_however_far_the_table_moved
     # (which action he used it for reads the same, and leads to the same position: either may be committed)
     committed = [a for _, a in game.recogniser.state.history[len(start.history):]]
     assert magnet in committed and committed.index(magnet) < committed.index(slide), committed
+
+
+def test_a_line_that_shows_one_token_at_both_ends_of_its_move_is_not_taken_for_the_loads_made():
+    """ADVANCE step 4 and Running Out of Energy (p. 12: energy may come from a Monument's bound energy
+    area and from any slot of your Device). Multanec loaded a Wild from the Beacon's bound energy (not
+    sensed) into his new tile's top row, moved it to the bottom row, then loaded the Compass of position 4
+    into the top row; his Device's slots sense presence only. "The Compass to the bottom row, then the Wild
+    to the top" and "the Compass to the bottom row, on to the top, then the Wild to the bottom" were found
+    afresh and reach the same table, yet each needs one token shown at both ends of its move: the table
+    showed the Compass still in position 4 with a token already in the top row, then with one in the bottom
+    row. Their first load was committed, he was asked about a position he never stood at, and turn 52 began
+    with the Wild and the Compass swapped (presence soak, seed 476, 2 players, saved at turn 50)."""
+    game, start = _from_saved("presence_wild_moved_down_before_the_compass_came_up.json", 2, 476,
+                              fidelity="presence")
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    made = [a for _, a in game.truth.state.history[len(start.history):]]
+    wild, down = Action("load", (1, "top", "wild", "bound:beacon")), Action("load", (1, "bottom", "wild", "dev:1:top"))
+    assert made.index(wild) + 1 == made.index(down)  # (the case this is about)
+    _committed_matches_truth_through(game, start, 3)
