@@ -276,6 +276,7 @@ class Recogniser:
         self._committed = state
         self._hyps: list[Hypothesis] = [Hypothesis((), state)]
         self._turn_marks: list[State] = [state.clone()]
+        self._turn_start = len(state.history)  # (decisions the game had when the current turn began, if known)
         self._turn_id = self._turn_key(state)
         self._decider = (state.turn_number, state.current_player)
         self._observed: dict[str, tuple[str, ...] | int] | None = None
@@ -828,7 +829,7 @@ class Recogniser:
         if self._hyps and all(h.state.current_player == SIMULTANEOUS for h in self._hyps):
             return self._end_simultaneous(seat)
 
-        turn, since = self._turn_key(self._committed), len(self._turn_marks[0].history) if self._turn_marks else 0
+        turn, since = self._turn_key(self._committed), self._turn_start
 
         def ended(state: State) -> bool:
             if state.is_terminal():
@@ -2643,7 +2644,7 @@ class Recogniser:
                 kept.append(((), choice, others, mixed, player, said))
         self._decided = kept
         self._past_commit = self._seen_past(state)
-        self._committed = state
+        previous, self._committed = self._committed, state
         self._since_last_commit()
         decider = (state.turn_number, state.current_player)
         if decider != self._decider:
@@ -2658,6 +2659,7 @@ class Recogniser:
         key = self._turn_key(state)
         if key != self._turn_id:
             self._turn_id = key
+            self._turn_start = self._turn_began(previous, accepted, key)
             self._turn_marks = []
             self._turn_seen.clear()
             if self._observed is not None:
@@ -2667,6 +2669,24 @@ class Recogniser:
         mark = state.clone()
         self._seen_at[id(mark)] = max(self._turn_count - 1, 0)  # (the snapshot it was committed at on)
         self._turn_marks.append(mark)
+
+    def _turn_began(self, start: State, accepted: Path, key: int) -> int:
+        """How many decisions the game had when the turn ``key`` began, along ``accepted`` from ``start``.
+
+        A commit can reach past a turn's first decisions (the end of the turn before, the claim that opens
+        this one and its replace, committed at once): the turn's own marks start at the commit, but a seat
+        that claimed in those first decisions has had its part. Mixed seed 310178, 4 players, turn 195:
+        Aureon claimed a tile and replaced one, and pressed his button; his claim lay before the commit, his
+        button read as his part still to come, and the opponents' gifts were committed as declined with his
+        own end of turn. Multanec's gift was then refused."""
+        if self._turn_key(start) == key:
+            return len(start.history)
+        try:
+            along = self._along(start, accepted)[1:]
+        except IllegalAction:
+            return len(self._committed.history)  # (not a continuation of the position before: not known)
+        return next((len(node.state.history) for node in along if self._turn_key(node.state) == key),
+                    len(self._committed.history))
 
     def _closed_by(self, accepted: Path, start: int, options: AbstractSet[Action], player: int | None) -> bool:
         """Did the asked player, in these committed decisions from the asked position on, make a decision that

@@ -2720,3 +2720,23 @@ def test_a_line_that_shows_one_token_at_both_ends_of_its_move_is_not_taken_for_t
     wild, down = Action("load", (1, "top", "wild", "bound:beacon")), Action("load", (1, "bottom", "wild", "dev:1:top"))
     assert made.index(wild) + 1 == made.index(down)  # (the case this is about)
     _committed_matches_truth_through(game, start, 3)
+
+
+def test_a_claimers_button_before_the_gifts_leaves_the_opponents_to_decide():
+    """CLAIM (p. 17), step 4: after the claim and its replace, each opponent with energy in the Tile Pool
+    may place one energy from their Exhausted Pool there, clockwise. Aureon claimed tile 2, replaced a
+    tile, and pressed his button. The commit that took in his claim began the turn's marks after it, so
+    his button read as his part still to come: the opponents' gifts were committed as declined, with his
+    own end of turn, and Multanec's gift, a Rose put into the Tile Pool, was refused (mixed soak, seed
+    310178, 4 players, saved at turn 194)."""
+    game, start = _from_saved("mixed_claimer_button_before_the_gifts.json", 4, 310178, fidelity="mixed")
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    made = [a for _, a in game.truth.state.history[len(start.history):]]
+    gift = Action("gift", ("rose", "dev:5:top"))
+    assert gift in made  # (the case this is about)
+    committed = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    through = made.index(gift) + 2  # (his gift, and Aureon's end of turn after it)
+    assert committed[:through] == truth[:through], (committed, truth)
