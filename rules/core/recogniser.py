@@ -2033,21 +2033,27 @@ class Recogniser:
         if not fresh or not going_on:
             return matches
         unexplained = self._evidence([*self._past_commit, *self._since_commit])
-        telling = [seen for seen in unexplained if any(self._on_the_way(h, seen) for h in going_on)]
+        ways = {id(h): self._way(h) for h in [*going_on, *fresh]}
+        telling = [seen for seen in unexplained if any(self._on_the_way(ways[id(h)], seen) for h in going_on)]
         if not telling:
             return matches
-        ruled_out = {id(m) for m in fresh if not all(self._on_the_way(m, seen) for seen in telling)}
+        ruled_out = {id(m) for m in fresh if not all(self._on_the_way(ways[id(m)], seen) for seen in telling)}
         return [m for m in matches if id(m) not in ruled_out]
 
-    def _on_the_way(self, h: Hypothesis, seen: Evidence) -> bool:
-        """Could this snapshot have been seen while the line's decisions were carried out: part-way from one
-        position along it to the same or a later one, each token moved at its old place, its new place or in
-        a hand?"""
-        observed, extra, missing = seen
+    def _way(self, h: Hypothesis) -> tuple[list[_Node], set[str]]:
+        """The positions along a line, and every unit whose expectation changes on the way."""
         nodes = self._along(self._committed, h.path)
         moved: set[str] = set()
         for before, after in pairwise(nodes):
             moved.update(u for u, _ in before.exp.items() ^ after.exp.items())
+        return nodes, moved
+
+    def _on_the_way(self, way: tuple[list[_Node], set[str]], seen: Evidence) -> bool:
+        """Could this snapshot have been seen while the line's decisions were carried out: part-way from one
+        position along it to the same or a later one, each token moved at its old place, its new place or in
+        a hand?"""
+        observed, extra, missing = seen
+        nodes, moved = way
         check = moved | set(extra) | set(missing)
         units = self.view.units
         for k, start in enumerate(nodes):
