@@ -1995,7 +1995,7 @@ class Recogniser:
         previous = [h for h in self._hyps if h.path]
         if not matches or not previous or len(self._past_commit) + len(self._since_commit) < 2:
             return matches
-        fresh = [m for m in matches if not any(m.path[:len(h.path)] == h.path for h in previous)]
+        fresh = [m for m in matches if not _goes_on(m, previous)]
         if not fresh:
             return matches  # (each goes on from a kept line: it accounts for what that line did)
         unexplained = self._evidence([*self._past_commit, *self._since_commit])
@@ -2028,8 +2028,8 @@ class Recogniser:
         previous = [h for h in self._hyps if h.path]
         if not matches or not previous or len(self._past_commit) + len(self._since_commit) < 2:
             return matches
-        fresh = [m for m in matches if not any(m.path[:len(h.path)] == h.path for h in previous)]
-        going_on = [h for h in [*matches, *partial] if any(h.path[:len(k.path)] == k.path for k in previous)]
+        fresh = [m for m in matches if not _goes_on(m, previous)]
+        going_on = [h for h in [*matches, *partial] if _goes_on(h, previous)]
         if not fresh or not going_on:
             return matches
         unexplained = self._evidence([*self._past_commit, *self._since_commit])
@@ -2040,26 +2040,29 @@ class Recogniser:
         ruled_out = {id(m) for m in fresh if not all(self._on_the_way(ways[id(m)], seen) for seen in telling)}
         return [m for m in matches if id(m) not in ruled_out]
 
-    def _way(self, h: Hypothesis) -> tuple[list[_Node], set[str]]:
-        """The positions along a line, and every unit whose expectation changes on the way."""
+    def _way(self, h: Hypothesis) -> tuple[list[_Node], set[str]] | None:
+        """The positions along a line, and every unit whose expectation changes on the way; None when a token
+        is in transit somewhere along it (it may lie in any of several places: not counted)."""
         nodes = self._along(self._committed, h.path)
+        if any(node.proj.flexible for node in nodes):
+            return None
         moved: set[str] = set()
         for before, after in pairwise(nodes):
             moved.update(u for u, _ in before.exp.items() ^ after.exp.items())
         return nodes, moved
 
-    def _on_the_way(self, way: tuple[list[_Node], set[str]], seen: Evidence) -> bool:
+    def _on_the_way(self, way: tuple[list[_Node], set[str]] | None, seen: Evidence) -> bool:
         """Could this snapshot have been seen while the line's decisions were carried out: part-way from one
         position along it to the same or a later one, each token moved at its old place, its new place or in
         a hand?"""
+        if way is None:
+            return True
         observed, extra, missing = seen
         nodes, moved = way
         check = moved | set(extra) | set(missing)
         units = self.view.units
         for k, start in enumerate(nodes):
             for end in nodes[k:]:
-                if start.proj.flexible or end.proj.flexible:
-                    return True  # (tokens in transit may lie in any of several places: not counted)
                 changed = {u for u in moved if start.exp.get(u, ()) != end.exp.get(u, ())}
                 if shown_on_the_way(units, start.exp, end.exp, observed, check, changed):
                     return True
@@ -3681,6 +3684,11 @@ def _comebacks(matching: Iterable[bool], enough: int | None = None) -> int:
 
 def _rank(h: Hypothesis) -> tuple[int, int]:
     return (-h.seen, len(h.path))
+
+
+def _goes_on(h: Hypothesis, kept: Sequence[Hypothesis]) -> bool:
+    """Does this line go on from one of these kept lines (their decisions first)?"""
+    return any(h.path[:len(k.path)] == k.path for k in kept)
 
 
 def _rank_for_position(h: Hypothesis) -> tuple[int, int, int]:
