@@ -157,12 +157,15 @@ class Hypothesis:
 
 @dataclass(frozen=True, eq=False)
 class SaidAt:
-    """When "none of these" was said: the table then, and the committed position then (None after a restart,
-    which keeps only the table). A line that makes an option visibly after that table agrees with the answer
-    (``_made_after_answer``)."""
+    """When and where "none of these" was said: the table then (None when there was none), the committed
+    position then (None after a restart), and the digest of the position every option was decided at (the
+    prompt's context; None when the options were decided at different positions). A line that makes an
+    option visibly after that table agrees with the answer (``_made_after_answer``); a line that stands at
+    that position and takes an option there does not (``_took_option_where_asked``)."""
 
-    table: Observed
+    table: Observed | None
     committed: State | None = None
+    at: str | None = None
 
 
 @dataclass
@@ -176,7 +179,7 @@ class SearchResult:
 class _Node:
     """What the search knows about one position: computed once, reused by every snapshot until evicted."""
 
-    __slots__ = ("_hidden", "_key", "actions", "children", "cmp", "exp", "fp", "proj", "sig", "state")
+    __slots__ = ("_hidden", "_key", "actions", "children", "cmp", "exp", "fp", "name", "proj", "sig", "state")
 
     def __init__(self, state: State, proj: Projection, sig: int, hidden: Callable[[State], object]) -> None:
         self.state = state
@@ -186,6 +189,7 @@ class _Node:
         self._hidden = hidden
         self._key: object = None
         self.fp: object = None
+        self.name: str | None = None  # (the digest of ``fp``, as prompts name positions)
         self.actions: list[Action] | None = None
         self.cmp: tuple[Observed, Comparison] | None = None  # the comparison with the latest observation it met
         self.children: dict[Action, tuple[_Node, frozenset[str]]] = {}
@@ -193,7 +197,7 @@ class _Node:
     def alone(self) -> _Node:
         """This position as known, without the positions searched from it."""
         node = _Node(self.state, self.proj, self.sig, self._hidden)
-        node._key, node.fp, node.actions, node.cmp = self._key, self.fp, self.actions, self.cmp
+        node._key, node.fp, node.name, node.actions, node.cmp = self._key, self.fp, self.name, self.actions, self.cmp
         return node
 
     @property
@@ -317,6 +321,7 @@ class Recogniser:
         # answers given: after these decisions, of these options the player named this one
         self._decided: list[Answer] = []
         self._prompt_mixed = False
+        self._prompt_one_place = False  # (every option of the open prompt is decided at one position)
         self._prompt_seq = 0
         self._rejoin_left = 0
         self._state_key = state_key or _default_key
@@ -579,7 +584,7 @@ class Recogniser:
         one of the options is ruled out; if none is left, the table is explained afresh from the committed
         position, held to the answer. If nothing but the options explains the table, the answer is refused
         and the question stays open."""
-        said = None if self._observed is None else SaidAt(self._observed, self._committed)
+        said = SaidAt(self._observed, self._committed, prompt.context if self._prompt_one_place else None)
         self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed, prompt.player, said))
         agreeing = [h for h in before if self._agrees(h)]
         agreeing += self._declined_through(before, agreeing, offered, prompt.player)
@@ -1224,9 +1229,11 @@ class Recogniser:
             answer: dict[str, object] = {
                 "after": [as_json(a) for a in before], "named": None if choice is None else as_json(choice),
                 "over": [as_json(a) for a in sorted(others, key=repr)], "mixed": mixed, "player": player}
-            if said is not None:
+            if said is not None and said.table is not None:
                 answer["table"] = {unit: seen if isinstance(seen, int) else list(seen)
                                    for unit, seen in said.table.items()}
+            if said is not None and said.at is not None:
+                answer["at"] = said.at
             answers.append(answer)
         work: dict[str, object] = {"lines": [[as_json(a) for _, a in path] for path in lines], "answers": answers}
         if closed:  # (seats whose button closed their part of a turn: see ``_end_along``)
@@ -1261,7 +1268,7 @@ class Recogniser:
                 decided.append((tuple(read(a) for a in answer["after"]), None if named is None else read(named),
                                 frozenset(read(a) for a in answer["over"]), answer.get("mixed") is True,
                                 player if isinstance(player, int) and not isinstance(player, bool) else None,
-                                _said_from_json(answer.get("table"))))
+                                _said_from_json(answer.get("table"), answer.get("at"))))
         except (ValueError, TypeError, KeyError):
             decided = []
         closed = work.get("closed")
@@ -1540,6 +1547,8 @@ class Recogniser:
                 if at is not None and acts[at] in others and not self._made_after_answer(h, at, said) \
                         and not self._left_otherwise_on_return(h, n, kinds, others, player):
                     return False
+                if self._took_option_where_asked(h, n, others, player, said):
+                    return False
                 continue
             if mixed:
                 # options of different positions (which action an energy activates, or a claim two decisions
@@ -1598,6 +1607,36 @@ class Recogniser:
                 return i
         return None
 
+    def _took_option_where_asked(self, h: Hypothesis, n: int, others: AbstractSet[Action], player: int | None,
+                                 said: SaidAt | None) -> bool:
+        """Does ``h``, the latest time from ``n`` on that the asked player decides at the very position the
+        question was about, take one of the options there? "None of these" said they did otherwise at it.
+
+        The options may be decided further on than the first decision of their kind (``_asked_in``): a line
+        that comes back to the position, as a load made and then taken back does, offers its decision there.
+        Mixed seed 310183, 5 players, turn 253: Ignotas moved his Wild up within position 1 (committed), loaded
+        a Magnet from the Beacon, then moved the Wild down. Lines that moved the Wild down first stood again
+        where he had been before moving it up, and were offered by what they loaded there next; he said
+        "none of these", which, read at each line's first load (the Wild moved down, no option), ruled out
+        none, and the same question was asked twenty times before his turn was committed otherwise."""
+        if said is None or said.at is None:
+            return False
+        try:
+            nodes = self._along(self._committed, h.path)
+        except IllegalAction:
+            return False
+        latest = None
+        for i in range(n, len(h.path)):
+            if _made_by(h.path[i][0], player) and self._name(nodes[i]) == said.at:
+                latest = i
+        return latest is not None and h.path[latest][1] in others and not self._made_after_answer(h, latest, said)
+
+    def _name(self, node: _Node) -> str:
+        """The digest a prompt names ``node``'s position by (computed once per position)."""
+        if node.name is None:
+            node.name = digest(self._key(node.state))
+        return node.name
+
     def _left_otherwise_on_return(self, h: Hypothesis, n: int, kinds: AbstractSet[str], others: AbstractSet[Action],
                                   player: int | None) -> bool:
         """Does ``h`` come back to the position "none of these" was said about, and the second time leave it
@@ -1631,7 +1670,7 @@ class Recogniser:
         Library was completed he took the benefit, claimed that tile and replaced one the question had
         offered; held for good, the answer ruled out his line, and Rusné's share of the Library, which
         recharged her channel marker, was refused."""
-        if said is None:
+        if said is None or said.table is None:
             return False
         start, path = self._committed, h.path
         if said.committed is not None and said.committed is not start:
@@ -2874,6 +2913,7 @@ class Recogniser:
         # (options of one kind at different positions are one choice made at different points of the lines,
         # such as which energy went into a slot, loaded in any order: the first taken counts for them)
         self._prompt_mixed = len(positions) > 1 and len({action.kind for action, _, _ in picks}) > 1
+        self._prompt_one_place = len(positions) == 1
         self._prompt_seq += 1
         self._prompt_index = 0
         return Prompt(f"p{self._prompt_seq}", player, first.decision()["question"], tuple(options),
@@ -3642,20 +3682,23 @@ def _furthest(hyps: list[Hypothesis]) -> list[Hypothesis]:
     return [h for h in hyps if not any(len(p) > len(h.path) and p[:len(h.path)] == h.path for p in paths)]
 
 
-def _said_from_json(data: object) -> SaidAt | None:
-    """When an answer was said, from the table kept with it (``pending_work``); None when it is missing or
-    unreadable: the answer then binds as one said at no known table."""
-    if not isinstance(data, dict):
-        return None
-    table: dict[str, tuple[str, ...] | int] = {}
-    for unit, seen in data.items():
+def _said_from_json(data: object, at: object = None) -> SaidAt | None:
+    """When and where an answer was said, from the table and the position kept with it (``pending_work``);
+    None when both are missing or unreadable: the answer then binds as one said at no known table."""
+    where = at if isinstance(at, str) else None
+    table: dict[str, tuple[str, ...] | int] | None = {} if isinstance(data, dict) else None
+    for unit, seen in data.items() if isinstance(data, dict) else ():
+        if table is None:
+            break
         if isinstance(seen, int) and not isinstance(seen, bool):
             table[unit] = seen
         elif isinstance(seen, list) and all(isinstance(token, str) for token in seen):
             table[unit] = tuple(seen)
         else:
-            return None
-    return SaidAt(table)
+            table = None
+    if table is None and where is None:
+        return None
+    return SaidAt(table, None, where)
 
 
 def _first_of(path: Path, start: int, kinds: AbstractSet[str], player: int | None) -> int | None:

@@ -2740,3 +2740,27 @@ def test_a_claimers_button_before_the_gifts_leaves_the_opponents_to_decide():
     truth = game.truth.state.history[len(start.history):]
     through = made.index(gift) + 2  # (his gift, and Aureon's end of turn after it)
     assert committed[:through] == truth[:through], (committed, truth)
+
+
+def test_none_of_these_rules_out_lines_that_take_an_option_where_the_player_was_asked():
+    """ADVANCE step 4 and Running Out of Energy (p. 12-13): Ignotas, out of energy, moved his Wild up within
+    position 1 (committed), loaded a Magnet from the Beacon, then moved the Wild back down. Lines that moved
+    the Wild down first stood again where he was before moving it up, and the question offered what they
+    loaded there next. He said "none of these" (there he had moved the Wild up); read at each line's first
+    load, the answer ruled out no line, the same question came back twenty times, and his turn was committed
+    with loads he never made (mixed soak, seed 310183, 5 players, saved at turn 253)."""
+    game, start = _from_saved("mixed_none_said_where_a_load_taken_back_returned.json", 5, 310183,
+                              fidelity="mixed")
+    asked = _questions(game)
+    _play_turns(game, 1)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    made = [a for _, a in game.truth.state.history[len(start.history):]]
+    up, down = Action("load", (1, "top", "wild", "dev:1:bottom")), Action("load", (1, "bottom", "wild", "dev:1:top"))
+    magnet = Action("load", (1, "top", "magnet", "mon:beacon:3"))
+    assert made.index(up) + 1 == made.index(magnet) == made.index(down) - 1  # (the case this is about)
+    assert max(Counter(tuple(options) for _, options in asked).values()) <= 2, asked  # (not asked over and over)
+    committed = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    through = made.index(Action("pass", ())) + 1  # (his loads, and the end of his actions)
+    assert committed[:through] == truth[:through], (committed, truth)

@@ -399,6 +399,26 @@ def test_the_table_none_of_these_was_said_at_is_resumed_with_it():
     assert said is not None and said.table == {"unit.a": ("token:1", "token:2"), "unit.b": 1}
 
 
+def test_the_position_none_of_these_was_said_about_is_resumed_with_it():
+    """"None of these" keeps the position its options were decided at (the prompt's context): a line that
+    stands there and takes an option disagrees with it. Resumed work keeps the position, without a table
+    too; one that is not a digest is left out."""
+    state = GAME.new_game(players=2, seed=3, options={})
+    recogniser = Recogniser(GAME, state.clone(), GAME.table_view(state, WIRING.specs()))
+    first, second = (GAME.action_to_json(a) for a in state.legal_actions()[:2])
+    recogniser.resume_work({"lines": [[first]], "answers": [
+        {"after": [], "named": None, "over": [second], "player": 0, "at": "0a92e298c0ffee00"},
+        {"after": [], "named": None, "over": [second], "player": 0, "at": 7, "table": {"unit.b": 1}},
+        {"after": [], "named": None, "over": [second], "player": 0, "at": ["x"]}]})
+    work = recogniser.pending_work()
+    assert work is not None
+    answers = work["answers"]
+    assert isinstance(answers, list)
+    assert [(answer.get("at"), answer.get("table")) for answer in answers] == [
+        ("0a92e298c0ffee00", None), (None, {"unit.b": 1}), (None, None)]
+    assert [entry[5] is None for entry in recogniser._decided] == [False, False, True]
+
+
 def test_the_first_look_after_a_restart_searches_further_when_nothing_explains_it():
     """Seed 340 of the in-process restarts: while the service was down the players completed a section
     and took its rewards, more decisions than a snapshot's search reaches, and the restarted service
