@@ -317,7 +317,8 @@ class Recogniser:
         self._ending: int | None = None  # the seat whose button raised the open question: its part is over
         # seats whose button closed a decision of theirs in this turn (seat -> the turn's key): a later
         # button of another seat does not end its part before that decision (``_end_along``)
-        self._closed_by_button: dict[int, int] = {}
+        # seat -> (turn, decisions): the seat's button closed its part of that turn, that many of its decisions
+        self._closed_by_button: dict[int, tuple[int, int]] = {}
         # answers given: after these decisions, of these options the player named this one
         self._decided: list[Answer] = []
         self._prompt_mixed = False
@@ -877,8 +878,10 @@ class Recogniser:
                                pending=self._pending(), prompts=self._prompts(), notes=(note,))
             return Verdict(in_sync=True, pending=self._pending(), prompts=self._prompts(), notes=(note,))
         found = self._consistent([h for h in found if self._agrees(h)] or found)
-        if any(_made_by(who, seat) for h in found for who, _ in h.path):
-            self._closed_by_button[seat] = self._turn_key(self._committed)
+        # (closed as far as the seat's decisions in the turn go in the ends found, not for the rest of the turn)
+        parts = [_made_in_turn(h.state, since, seat) for h in found if any(who == seat for who, _ in h.path)]
+        if parts:
+            self._closed_by_button[seat] = (turn, max(parts))
         # every end the table cannot tell apart stays (one per position: ``_settle`` dedupes): the fewest
         # decisions would assume declined what leaves no trace (a bridge token's replenish taken), so the
         # players are asked instead
@@ -975,26 +978,35 @@ class Recogniser:
         """Per kept line, the first position part-way along it that matches the table and ends the seat's
         part (if any)."""
         turn = self._turn_key(self._committed)
-        closed = {seat for seat, key in self._closed_by_button.items() if key == turn}
+        closed = {seat: upto for seat, (key, upto) in self._closed_by_button.items() if key == turn}
         ends = (self._end_along(h, observed, ended, closed) for h in self._hyps if h.path)
         return [h for h in ends if h is not None]
 
     def _end_along(self, h: Hypothesis, observed: Mapping[str, tuple[str, ...] | int],
-                   ended: Callable[[State], bool], closed: AbstractSet[int] = frozenset()) -> Hypothesis | None:
+                   ended: Callable[[State], bool], closed: Mapping[int, int] | None = None) -> Hypothesis | None:
         """The first position part-way along ``h`` (before its last decision) that matches the table and
         ends the seat's part.
 
-        Not one where another seat is to decide whose button closed that decision in this turn (``closed``),
-        when ``h`` makes it: presence seed 258, the game's last turn. Multanec gave a Wild after Ignotas's claim, which
-        nothing on the table showed, and pressed his button; the lines then held his gift or his pass. At
-        Ignotas's last button, the position before Multanec's choice ended Ignotas's part too (Multanec
-        was to decide there); it was kept beside the two finished games, nobody was asked, and the game
-        ended with the controller pending."""
+        Not one where another seat is to decide whose button closed that decision in this turn (``closed``:
+        seat -> how many of its decisions in the turn its button closed), when ``h`` makes it: presence
+        seed 258, the game's last turn. Multanec gave a Wild after Ignotas's claim, which nothing on the table
+        showed, and pressed his button; the lines then held his gift or his pass. At Ignotas's last button,
+        the position before Multanec's choice ended Ignotas's part too (Multanec was to decide there); it was
+        kept beside the two finished games, nobody was asked, and the game ended with the controller pending.
+
+        A decision that came to the seat after the part its button closed is still to make: presence seed
+        485, 5 players, turn 13. Rusné pressed her button after her share of the Beacon section; Ignotas then
+        took his share's benefit and claimed a tile, and the opponents could give the Tile Pool an energy.
+        At Aureon's button after his gift, the position where Rusné was to give hers was passed over as
+        closed by her button; only the committed position was left to end his part, and Ignotas's share was
+        committed as the energy."""
+        closed = closed or {}
         node = self._node(self._committed)
         for at, (_seat, action) in enumerate(h.path[:-1], start=1):
             node, _ = self._child(node, action)
             if ended(node.state) and self._compare(node.state, observed).exact:
-                deciders = _deciders(node.state) & closed
+                deciders = {seat for seat in _deciders(node.state)
+                            if _made_in_turn(node.state, self._turn_start, seat) < closed.get(seat, 0)}
                 if deciders and any(who in deciders for who, _ in h.path[at:]):
                     continue
                 return Hypothesis(h.path[:at], node.state, h.seen, held=h.held)
@@ -1219,7 +1231,7 @@ class Recogniser:
         lines = tuple(h.path for h in self._hyps if h.path)
         if not lines and not self._decided:
             return None
-        closed = tuple(sorted(self._closed_by_button.items()))
+        closed = tuple(sorted((seat, *part) for seat, part in self._closed_by_button.items()))
         made = (lines, tuple(self._decided), closed)
         if self._work is not None and self._work[0] == made:
             return self._work[1]  # (asked after every input: built again only when it changed)
@@ -1237,7 +1249,7 @@ class Recogniser:
             answers.append(answer)
         work: dict[str, object] = {"lines": [[as_json(a) for _, a in path] for path in lines], "answers": answers}
         if closed:  # (seats whose button closed their part of a turn: see ``_end_along``)
-            work["closed"] = [[seat, turn] for seat, turn in closed]
+            work["closed"] = [list(entry) for entry in closed]
         self._work = (made, work)
         return work
 
@@ -1272,10 +1284,12 @@ class Recogniser:
         except (ValueError, TypeError, KeyError):
             decided = []
         closed = work.get("closed")
+        # ([seat, turn, decisions]; [seat, turn], kept before the decisions were, closed the whole turn)
         self._closed_by_button = {
-            pair[0]: pair[1] for pair in (closed if isinstance(closed, list) else [])
-            if isinstance(pair, list) and len(pair) == 2
-            and all(isinstance(n, int) and not isinstance(n, bool) for n in pair)}
+            entry[0]: (entry[1], entry[2] if len(entry) == 3 else _WHOLE_TURN)
+            for entry in (closed if isinstance(closed, list) else [])
+            if isinstance(entry, list) and len(entry) in (2, 3)
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in entry)}
         self._hyps = [*hyps, Hypothesis((), self._committed)]
         self._decided = decided
 
@@ -3578,6 +3592,14 @@ class Recogniser:
             prompts=b.prompts,
             notes=a.notes + b.notes,
         )
+
+
+def _made_in_turn(state: State, since: int, seat: int) -> int:
+    """How many of ``state``'s decisions from ``since`` (the turn's first) ``seat`` made."""
+    return sum(1 for who, _ in state.history[since:] if who == seat)
+
+
+_WHOLE_TURN = 1 << 62  # (a button's closed part, kept without its decisions: the rest of the turn)
 
 
 def _spread(level: list[_T], starts: Sequence[int]) -> list[_T]:

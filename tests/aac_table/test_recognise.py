@@ -2764,3 +2764,25 @@ def test_none_of_these_rules_out_lines_that_take_an_option_where_the_player_was_
     truth = game.truth.state.history[len(start.history):]
     through = made.index(Action("pass", ())) + 1  # (his loads, and the end of his actions)
     assert committed[:through] == truth[:through], (committed, truth)
+
+
+def test_a_seats_button_closes_only_the_part_it_had_when_pressed():
+    """MONUMENT SECTIONS (p. 16: each contributor takes their share) and CLAIMING AN ACHIEVEMENT (p. 17: each
+    opponent may then place an energy into the Tile Pool), presence-only table, 5 players (presence seed
+    485, saved at turn 13). Rusné pressed her button after her share of the Beacon section. Ignotas then
+    took his share as the benefit and claimed a tile, and the opponents could each give the Tile Pool an
+    energy. At Aureon's button after his gift, the position where Rusné was to give hers was passed over as
+    closed by her earlier button; only the committed position was left to end his part, and Ignotas's
+    share was committed as the energy: turn 14 began from a position never reached. A button closes the
+    seat's decisions it had made, not a part that came to the seat later in the turn."""
+    game, start = _from_saved("presence_button_closed_a_share_before_a_later_gift.json", 5, 485,
+                              fidelity="presence")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    made = game.truth.state.history[len(start.history):]
+    benefit, rusne_gift = (1, Action("reward", ("benefit",))), (4, Action("gift", ("wild", "exhausted")))
+    assert made.index(benefit) < made.index(rusne_gift)  # (the case this is about)
+    committed = game.recogniser.state.history[len(start.history):]
+    assert benefit in committed and rusne_gift in committed
+    assert game.recogniser.state.turns_done >= start.turns_done + 1  # (turn 14's start, the same as the players')

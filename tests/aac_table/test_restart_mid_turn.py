@@ -445,13 +445,19 @@ def test_the_first_look_after_a_restart_searches_further_when_nothing_explains_i
 
 def test_a_seat_whose_button_closed_its_part_stays_closed_after_a_restart():
     """A seat's end-turn button that closed its part of the turn binds the other seats' buttons after it
-    (``_end_along``); resumed work keeps it, and a damaged entry is left out."""
+    (``_end_along``), up to the decisions it closed; resumed work keeps it, and a damaged entry is left
+    out."""
     state = GAME.new_game(players=2, seed=3, options={})
     recogniser = Recogniser(GAME, state.clone(), GAME.table_view(state, WIRING.specs()))
     first = GAME.action_to_json(state.legal_actions()[0])
     turn = state.turn_number
-    recogniser.resume_work({"lines": [[first]], "answers": [], "closed": [[1, turn], ["x", 2], [1], True]})
-    assert recogniser.pending_work() == {"lines": [[first]], "answers": [], "closed": [[1, turn]]}
+    recogniser.resume_work({"lines": [[first]], "answers": [], "closed": [[1, turn, 7], ["x", 2], [1], True]})
+    assert recogniser.pending_work() == {"lines": [[first]], "answers": [], "closed": [[1, turn, 7]]}
     again = Recogniser(GAME, state.clone(), GAME.table_view(state, WIRING.specs()))
     again.resume_work({"lines": [[first]], "answers": []})
     assert again.pending_work() == {"lines": [[first]], "answers": []}
+    # (work kept before a closed part recorded how far it went closes the rest of that turn)
+    old = Recogniser(GAME, state.clone(), GAME.table_view(state, WIRING.specs()))
+    old.resume_work({"lines": [[first]], "answers": [], "closed": [[1, turn]]})
+    work = old.pending_work()
+    assert work is not None and work["closed"] == [[1, turn, 1 << 62]]
