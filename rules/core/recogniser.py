@@ -1580,6 +1580,14 @@ class Recogniser:
                 # was not offered, as every line used action 4, and it outlived her answer)
                 if _made_by(h.path[n][0], player) and self._decided_otherwise(h, n, choice):
                     return False
+                # and so did one that, further on, never makes it and makes another of its kind after which it
+                # is no longer open. Presence seed 478, 4 players, turn 159: Freyith loaded a Compass, a
+                # Compass and a Wild into her new tile's top row; asked whether she loaded the Wild there or
+                # Ignotas built a bridge (the lines also differed in his turn), she named the Wild, and the
+                # lines with three Compasses, which filled the row, agreed: the same question was put to her
+                # again and again, and the controller fell behind by turns
+                if self._decided_otherwise_later(h, n, choice, player):
+                    return False
                 continue
             # the order of unrelated decisions is free: the first option taken counts, of the asked player's
             # decisions only (another player's decision of the same name is not the one asked about: presence
