@@ -1241,11 +1241,12 @@ class Recogniser:
             answer: dict[str, object] = {
                 "after": [as_json(a) for a in before], "named": None if choice is None else as_json(choice),
                 "over": [as_json(a) for a in sorted(others, key=repr)], "mixed": mixed, "player": player}
-            if said is not None and said.table is not None:
-                answer["table"] = {unit: seen if isinstance(seen, int) else list(seen)
-                                   for unit, seen in said.table.items()}
-            if said is not None and said.at is not None:
-                answer["at"] = said.at
+            if said is not None:
+                if said.table is not None:
+                    answer["table"] = {unit: seen if isinstance(seen, int) else list(seen)
+                                       for unit, seen in said.table.items()}
+                if said.at is not None:
+                    answer["at"] = said.at
             answers.append(answer)
         work: dict[str, object] = {"lines": [[as_json(a) for _, a in path] for path in lines], "answers": answers}
         if closed:  # (seats whose button closed their part of a turn: see ``_end_along``)
@@ -3715,20 +3716,25 @@ def _furthest(hyps: list[Hypothesis]) -> list[Hypothesis]:
 def _said_from_json(data: object, at: object = None) -> SaidAt | None:
     """When and where an answer was said, from the table and the position kept with it (``pending_work``);
     None when both are missing or unreadable: the answer then binds as one said at no known table."""
-    where = at if isinstance(at, str) else None
-    table: dict[str, tuple[str, ...] | int] | None = {} if isinstance(data, dict) else None
-    for unit, seen in data.items() if isinstance(data, dict) else ():
-        if table is None:
-            break
+    table, where = _table_from_json(data), at if isinstance(at, str) else None
+    if table is None and where is None:
+        return None
+    return SaidAt(table, None, where)
+
+
+def _table_from_json(data: object) -> Observed | None:
+    """A table kept as JSON (unit -> token names, or a count); None when it is missing or any unit unreadable."""
+    if not isinstance(data, dict):
+        return None
+    table: dict[str, tuple[str, ...] | int] = {}
+    for unit, seen in data.items():
         if isinstance(seen, int) and not isinstance(seen, bool):
             table[unit] = seen
         elif isinstance(seen, list) and all(isinstance(token, str) for token in seen):
             table[unit] = tuple(seen)
         else:
-            table = None
-    if table is None and where is None:
-        return None
-    return SaidAt(table, None, where)
+            return None
+    return table
 
 
 def _first_of(path: Path, start: int, kinds: AbstractSet[str], player: int | None) -> int | None:
