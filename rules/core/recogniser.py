@@ -3077,7 +3077,7 @@ class Recogniser:
                 continue
             line = self._made_first(h, at, choice) or self._through(h, at, choice, reached) \
                 or self._looped(h, at, choice) or self._swapped_in(h, at, choice) \
-                or self._forestalled(h, at, choice)
+                or self._forestalled(h, at, choice) or self._grafted(h, at, choice, chosen, n, player)
             if line is None:
                 continue
             key = self._key(line.state)
@@ -3282,6 +3282,37 @@ class Recogniser:
             if line is None or self._key(line.state) != self._key(h.state) or not self._agrees(line):
                 return None
             return replace(line, held=line.held + 1)
+        return None
+
+    def _grafted(self, h: Hypothesis, at: int, choice: Action, chosen: list[Hypothesis], n: int,
+                 player: int | None) -> Hypothesis | None:
+        """``h``'s decisions up to its option at ``at``, then a kept line's from the named ``choice`` on,
+        where the sensors would have read the same succession of tables along the graft as along that
+        line: the answer names a decision made after another choice the table cannot show, and the
+        lines through the answer may all have made that earlier choice one way; None if no line grafts.
+
+        Presence seed 497, turn 92: Rusné claimed a tile, Ignotas could give the presence-only Tile Pool
+        a Compass or nothing, then Multanec took his share and replaced a tile. The kept lines with his
+        true tile were still moves in progress, all after Ignotas's gift (the lines after his pass were
+        cut at the cap); Multanec named it, the pass lines were ruled out, and the gift was committed
+        without asking Ignotas, who had passed."""
+        start = self._state_at(h, at)
+        for line in chosen:
+            made = next((i for i in range(n, len(line.path))
+                         if line.path[i][1] == choice and _made_by(line.path[i][0], player)), None)
+            if made is None or line.path[:made] == h.path[:at]:
+                continue
+            rest = line.path[made:]
+            grafted = self._spliced(h, at, rest, start, upto=len(h.path) - 1)
+            if grafted is None or not self._agrees(grafted):
+                continue
+            origin = self._committed
+            if self._tables_along(origin, h.path[:at], False) != self._tables_along(origin, line.path[:made], False):
+                continue
+            if self._tables_along(start, rest, False) != self._tables_along(self._state_at(line, made), rest, False):
+                continue
+            before = None if line.before is None else self._state_at(grafted, len(grafted.path) - 1)
+            return replace(grafted, seen=line.seen, held=line.held, before=before, holding=line.holding)
         return None
 
     def _tables_along(self, start: State, order: Path, visible: bool) -> list[dict[str, tuple[str, ...] | int]] | None:

@@ -93,6 +93,9 @@ class AacTruth:
         self.answered_ahead: dict[int, tuple[list[Action], frozenset[Action]]] = {}
         self.answered_in = -1  # (the turn they were named in: kept in it, or not at all)
         self.decided: dict[str, Action] = {}
+        # decisions recalled in answer to a question (their index in the history), with where it was asked:
+        # a question put at another position is about another decision (``PromptMemory.recall``)
+        self.told: dict[int, tuple[Action, str]] = {}
         self.lay_out()
 
     def lay_out(self) -> None:
@@ -236,6 +239,9 @@ class AacTruth:
         taken = None if again else self.seen.get(context)
         for key, action in options:
             if action == taken:
+                made_at = self.outcomes.get(context)
+                if made_at is not None:
+                    self.told[len(made_at[0].history)] = (action, context)
                 return key
         beyond = self._beyond_promises(context, options, seat)
         if beyond is not None:
@@ -280,10 +286,16 @@ class AacTruth:
         after = len(known[0].history) if taken is not None and known is not None else None
         # (a question placed among their decisions is answered from those after it, above: what they did
         # before it is the question's own)
-        recalled = memory.answer(history, options, deciders, seat, after, self._declined_by_pass()) \
+        if memory is not None:  # (what the controller agreed on is no longer recalled)
+            self.told = {i: named for i, named in self.told.items() if i >= memory.since}
+        told = {i for i, (action, where) in self.told.items()
+                if where != context and i < len(history) and history[i] == action}
+        recalled = memory.recall(history, options, deciders, seat, after, self._declined_by_pass(), told) \
             if memory is not None and rest is None else None
         if recalled is not None:
-            return recalled
+            key, index = recalled
+            self.told[index] = (history[index], context)
+            return key
         if (memory is not None and seat is not None and seat != self.state.current_player
                 and memory.made_otherwise(history, options, deciders, seat)):
             # their part is over, and what they did of this kind is not offered (presence seed 100, no

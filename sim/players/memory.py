@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from rules.core.api import CHANCE, Action, Game
@@ -58,35 +59,49 @@ class PromptMemory:
                deciders: Sequence[int] | None = None, seat: int | None = None,
                after: int | None = None, declined: Callable[[int], frozenset[str] | None] | None = None
                ) -> str | None:
-        """The option among the decisions not accepted yet; only ``seat``'s own (``deciders`` names who
-        took each decision of ``history``) when the prompt names the player asked; only those from the
-        ``after``-th decision on when the question is asked at a position the game stood at then (the
-        decisions before it are the question's own, even where the controller has not committed them:
-        presence seed 213, turn 213, Aureon asked "reward or pass?" after a pass of hers that every line
-        had made before the question, recalled that pass, then moved her character instead).
+        """``recall``'s option, without the decision it stands for."""
+        recalled = self.recall(history, options, deciders, seat, after, declined)
+        return None if recalled is None else recalled[0]
+
+    def recall(self, history: Sequence[Action], options: Sequence[tuple[str, Action]],
+               deciders: Sequence[int] | None = None, seat: int | None = None,
+               after: int | None = None, declined: Callable[[int], frozenset[str] | None] | None = None,
+               told: AbstractSet[int] = frozenset()) -> tuple[str, int] | None:
+        """The option among the decisions not accepted yet, and the index in ``history`` of the decision
+        it is; only ``seat``'s own (``deciders`` names who took each decision of ``history``) when the
+        prompt names the player asked; only those from the ``after``-th decision on when the question is
+        asked at a position the game stood at then (the decisions before it are the question's own, even
+        where the controller has not committed them: presence seed 213, turn 213, Aureon asked "reward or
+        pass?" after a pass of hers that every line had made before the question, recalled that pass, then
+        moved her character instead).
 
         ``declined(i)``: the kinds of decision the pass at ``history[i]`` turned down (those open where it was
         made; None where not known). A pass answers only a question about one of them: presence seed 314, turn 74,
         Multanec, asked "place an energy into the tile pool?" after another player's claim before deciding,
-        recalled the pass that had ended his own turn's actions, then gave a Compass."""
+        recalled the pass that had ended his own turn's actions, then gave a Compass.
+
+        ``told``: the indices of decisions the player has named already, answering another question; a
+        question put elsewhere is about another decision (presence seed 497, turn 28: Aureon, asked about
+        his gift after Rusné's first claim, named his Compass; asked the same about her second claim
+        before she had made it, he recalled that Compass again, and it was committed as his second gift)."""
         kinds = {action.kind for _, action in options if action.kind != "pass"}
-        own = [action for i, action in self._unaccepted(history, deciders, seat)
-               if action.kind != "pass" or not kinds or _may_decline(declined, i, kinds)]
+        own = [(i, action) for i, action in self._unaccepted(history, deciders, seat)
+               if i not in told and (action.kind != "pass" or not kinds or _may_decline(declined, i, kinds))]
         if after is not None:
             later = Counter(action for i, action in enumerate(history[after:], after)
                             if seat is None or deciders is None or deciders[i] == seat)
-            kept: list[Action] = []
-            for action in own:  # (each decision made after it stands for one recalled)
+            kept: list[tuple[int, Action]] = []
+            for i, action in own:  # (each decision made after it stands for one recalled)
                 if later[action] > 0:
                     later[action] -= 1
-                    kept.append(action)
+                    kept.append((i, action))
             own = kept
         for specific in (True, False):
-            for action in own:
+            for i, action in own:
                 if (action.kind != "pass") == specific:
                     for key, option in options:
                         if option == action:
-                            return key
+                            return key, i
         return None
 
     def made_otherwise(self, history: Sequence[Action], options: Sequence[tuple[str, Action]],

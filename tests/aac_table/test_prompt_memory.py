@@ -493,3 +493,19 @@ def test_a_player_back_at_a_position_whose_decision_was_accepted_decides_there_a
         named = dict(options)[key]
         assert named in truth.state.legal_actions()
         assert truth.choose() == named  # (what she named is what she does next)
+
+
+def test_a_decision_named_for_one_question_is_not_recalled_for_a_question_elsewhere() -> None:
+    """CLAIMING AN ACHIEVEMENT (p. 17: each opponent may then place an energy into the Tile Pool), two claims
+    in one turn. Aureon gave a Compass after the first claim and named it when asked; asked the same about
+    the second claim before it was made, he recalled that Compass again, and it was committed as his
+    second gift (presence soak, seed 497, turn 28). What was named for one question is not recalled for
+    another: nothing is, and the player decides by answering."""
+    memory = PromptMemory()
+    memory.agreed(0)
+    compass = Action("gift", ("compass", "exhausted"))
+    options = [("1", compass), ("2", Action("gift", ("rose", "exhausted"))), ("3", PASS)]
+    history = [Action("reward", ("benefit",)), compass]
+    assert memory.recall(history, options, [0, 3], 3) == ("1", 1)
+    assert memory.recall(history, options, [0, 3], 3, told={1}) is None
+    assert memory.recall([*history, compass], options, [0, 3, 3], 3, told={1}) == ("1", 2)

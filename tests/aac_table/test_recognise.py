@@ -2788,6 +2788,43 @@ def test_a_seats_button_closes_only_the_part_it_had_when_pressed():
     assert game.recogniser.state.turns_done >= start.turns_done + 1  # (turn 14's start, the same as the players')
 
 
+def test_a_tile_named_after_an_unseen_gift_or_pass_keeps_both():
+    """CLAIMING AN ACHIEVEMENT (p. 17: each opponent may then place an energy into the Tile Pool) and
+    MONUMENT SECTIONS (p. 16: each contributor takes their share), presence-only table, 5 players (presence
+    seed 497, saved at turn 92). Rusné claimed a tile; Ignotas could give the presence-only Tile Pool a
+    Compass or nothing (he passed); Multanec then took his share and replaced one of his tiles. The kept
+    lines with his true tile were moves in progress, all after Ignotas's gift, the lines after his pass cut
+    at the cap. Multanec named the tile, and the gift was committed without asking Ignotas. The named
+    decision is now carried over onto the lines it ruled out, where the table read the same either way."""
+    game, start = _from_saved("presence_tile_named_after_a_gift_or_a_pass_unseen.json", 5, 497,
+                              fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    gift, passed = Action("gift", ("compass", "exhausted")), Action("pass", ())
+    made = game.truth.state.history[len(start.history):]
+    assert (4, passed) in made and (4, gift) not in made  # (the case this is about)
+    assert any(passed in options and gift in options for _, options in asked), asked
+    committed = game.recogniser.state.history[len(start.history):]
+    assert (4, gift) not in committed
+    assert committed == made[:len(committed)]
+
+
+def test_a_gift_named_for_one_claim_is_not_named_again_for_the_next():
+    """CLAIMING AN ACHIEVEMENT (p. 17: each opponent may then place an energy into the Tile Pool), two claims
+    in one turn at a presence-only table, 5 players (presence seed 497, saved at turn 28). The lines ran
+    ahead of the table, and Aureon was asked about his gift for Rusné's second claim before she made it;
+    he recalled the Compass he had named for the first, and it was committed as his second gift (he gave a
+    Magnet). The sim player now names a decision for one question only, and decides by answering here."""
+    game, _ = _from_saved("presence_second_claims_gift_asked_before_the_claim.json", 5, 497,
+                          fidelity="presence")
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    assert game.truth.told  # (the case this is about: answers named decisions the controller had not accepted)
+
+
 def test_a_named_load_rules_out_lines_that_fill_its_row_otherwise():
     """ADVANCE step 4 (p. 13: load the tiles that entered) at a presence-only table, 4 players (presence
     seed 478, saved at turn 158). Freyith loaded a Compass, a Compass and a Wild into her new tile's top
