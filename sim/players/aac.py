@@ -601,12 +601,18 @@ class AacTruth:
             self.answered_ahead, self.answered_in = {}, self.state.turns_done
         return self.answered_ahead
 
-    def _coming_for(self, seat: int, wanted: set[Action], depth: int = 3) -> dict[Action, list[Action]]:
+    def _coming_for(self, seat: int, wanted: set[Action], depth: int = 6, budget: int = 2000
+                    ) -> dict[Action, list[Action]]:
         """The decisions of ``wanted`` open at ``seat``'s next decision, if it comes within ``depth`` decisions
-        (chance as it will fall, other players' any way), or one decision of theirs after it; each with the
-        decisions of theirs that make it (presence seed 180, turn 20: Ignotas, asked while the tile Rusné
-        claimed was being revealed which of his tiles his own claim replaced, had still to take his section's
-        benefit, the claim; he said "none of these", and the line with his claim was ruled out)."""
+        (chance as it will fall, other players' any way; ``budget`` positions looked at, at most), or one
+        decision of theirs after it; each with the decisions of theirs that make it (presence seed 180, turn
+        20: Ignotas, asked while the tile Rusné claimed was being revealed which of his tiles his own claim
+        replaced, had still to take his section's benefit, the claim; he said "none of these", and the line
+        with his claim was ruled out).
+
+        Six decisions, not three: after a claim, the claimer's replace, the tile revealed and two opponents'
+        gifts can come before a player's own gift (presence seed 509, turn 69: Ignotas, asked about his gift
+        then, found none within three, named the pass that had ended his own turn, and then gave a Rose)."""
         found: dict[Action, list[Action]] = {}
         level = [self.state]
         for _ in range(depth):
@@ -619,6 +625,9 @@ class AacTruth:
                         found.setdefault(action, path)
                     continue
                 for action in ([st.sample_chance()] if st.current_player == CHANCE else st.legal_actions()):
+                    if budget <= 0:
+                        return found
+                    budget -= 1
                     child = st.clone()
                     child.apply(action)
                     nxt.append(child)

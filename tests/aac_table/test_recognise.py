@@ -2825,6 +2825,21 @@ def test_a_gift_named_for_one_claim_is_not_named_again_for_the_next():
     assert game.truth.told  # (the case this is about: answers named decisions the controller had not accepted)
 
 
+def test_a_player_asked_about_a_gift_five_decisions_ahead_decides_by_answering():
+    """CLAIMING AN ACHIEVEMENT (p. 17: each opponent may then place an energy into the Tile Pool), presence-only
+    table, 5 players (presence seed 509, saved at turn 69). Multanec claimed a tile; Ignotas was asked about
+    his gift before the replace, the tile revealed and two opponents' gifts that came before it. The sim
+    player looked three decisions ahead, found no gift of his, named the pass that had ended his own turn,
+    and then gave a Rose: the pass was committed. Now he looks six ahead, decides by answering, and keeps
+    to it."""
+    game, start = _from_saved("presence_gift_asked_five_decisions_ahead.json", 5, 509, fidelity="presence")
+    _play_turns(game, 3)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    made = game.truth.state.history[len(start.history):]
+    assert (4, Action("gift", ("rose", "exhausted"))) in made  # (the gift he named and made)
+
+
 def test_a_named_load_rules_out_lines_that_fill_its_row_otherwise():
     """ADVANCE step 4 (p. 13: load the tiles that entered) at a presence-only table, 4 players (presence
     seed 478, saved at turn 158). Freyith loaded a Compass, a Compass and a Wild into her new tile's top
