@@ -3061,8 +3061,16 @@ class Recogniser:
         no move ends where "exhaust" does, and only one of two explanations that end in the same position
         is kept (the shorter). For each explanation the answer rules out, the line through the answer to
         its position, if a few more decisions get there; else the answer would leave only explanations
-        with something the table cannot show (a teleport in place that turned the character)."""
-        kept = {self._key(h.state) for h in chosen}
+        with something the table cannot show (a teleport in place that turned the character).
+
+        Lines are told apart as ``_dedupe`` tells them (``_line_key``), not by their end alone: a line through
+        the answer that ends where a kept one does, by another way through a turn's start, is another account
+        of the game. Presence seed 511, turn 90: Aureon, contributing to the section Multanec's patron token
+        built, activated her Compass into her unsensed pool, then took the benefit; the kept line with it
+        activated action 2 of her next energy where she had named action 1 (the same position, a pass after
+        either), and its line through her answer was dropped as ending where another did: that one had put
+        the Compass on the Library, then moved it to her pool in her turn, and it was committed."""
+        kept = {self._line_key(h) for h in chosen}
         agreeing = {id(h) for h in chosen}
         self._rejoin_left = self.settings.through_budget  # (``_rejoined``'s, over every explanation ruled out)
         found: list[Hypothesis] = []
@@ -3080,7 +3088,7 @@ class Recogniser:
                 or self._forestalled(h, at, choice) or self._grafted(h, at, choice, chosen, n, player)
             if line is None:
                 continue
-            key = self._key(line.state)
+            key = self._line_key(line)
             if key not in kept:
                 kept.add(key)
                 found.append(line)

@@ -2840,6 +2840,24 @@ def test_a_player_asked_about_a_gift_five_decisions_ahead_decides_by_answering()
     assert (4, Action("gift", ("rose", "exhausted"))) in made  # (the gift he named and made)
 
 
+def test_a_line_through_an_answer_is_kept_beside_one_that_ends_alike_by_another_way():
+    """MONUMENT SECTIONS (p. 16: each contributor takes their share; an activated energy is placed), presence-
+    only table, 3 players (presence seed 511, saved at turn 89). Aureon activated her Compass into her
+    unsensed pool, then took the benefit; in her turn she named action 1 of her next energy where the kept
+    true line had action 2 (the same position after a pass). Its line through her answer ended where a line
+    that had put the Compass on the Library, then moved it to her pool, ended; dropped as the same, the
+    Library line was committed and turn 91 began from a position never reached."""
+    game, start = _from_saved("presence_answer_through_a_line_ending_where_another_does.json", 3, 511,
+                              fidelity="presence")
+    _play_turns(game, 5)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    made = game.truth.state.history[len(start.history):]
+    assert (2, Action("place", ("compass", "pool"))) in made  # (the case this is about)
+    committed = game.recogniser.state.history[len(start.history):]
+    assert (2, Action("place", ("compass", "mon:library:1"))) not in committed
+
+
 def test_a_named_load_rules_out_lines_that_fill_its_row_otherwise():
     """ADVANCE step 4 (p. 13: load the tiles that entered) at a presence-only table, 4 players (presence
     seed 478, saved at turn 158). Freyith loaded a Compass, a Compass and a Wild into her new tile's top
