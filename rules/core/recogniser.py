@@ -2367,7 +2367,8 @@ class Recogniser:
         vanishing = vanish_levels > 0
         chained: set[int] = set()  # (ids of lines reached so: not kept as a hand at work of their own)
         level: list[tuple[Hypothesis, _Node, Comparison]] = [(start, root, cmp0)]
-        visited = {root.key}
+        visited: set[tuple[object, object]] = {(root.key, None)}
+        turn_began: dict[int, object] = {}  # (id of a line found -> its latest turn start on the way, if any)
         plausible = getattr(self.view, "plausible", None)
         extra_levels = settings.alternatives_depth
         quiet_levels = settings.quiet_depth if self._masking else 0
@@ -2411,11 +2412,19 @@ class Recogniser:
                     if further and (not swapping or id(hyp) in swapped
                                     or not further_only_at_counts(self.view.units, cmp, cmp2)):
                         continue
-                    if kid.key in visited:
+                    # (a position reached through another turn start is another account of the game: see
+                    # ``_line_key``. Presence seed 510, turn 148: Rusné's energy set aside, loaded into her
+                    # position 5 or exhausted, reads the same once her slide ejects that tile; the load, found
+                    # first, kept the pass from being searched, and it was committed unasked)
+                    crossed = kid.key if self._turn_key(kid.state) != self._turn_key(state) \
+                        and SIMULTANEOUS not in (state.current_player, kid.state.current_player) \
+                        else turn_began.get(id(hyp))
+                    if (kid.key, crossed) in visited:
                         continue  # reached already by a path at most as short
-                    visited.add(kid.key)
+                    visited.add((kid.key, crossed))
                     h2 = Hypothesis((*hyp.path, (_who(state, decider, action), action)), kid.state, start.seen + 1,
                                     held=start.held)
+                    turn_began[id(h2)] = crossed  # (set even when None: an id may be an earlier line's)
                     if further or id(hyp) in swapped:
                         swapped.add(id(h2))
                     # (followed only where a sensor can miss a change: otherwise not worth the time)

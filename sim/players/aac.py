@@ -255,7 +255,14 @@ class AacTruth:
         # which load came next before he made one, named "a Compass from the top row of position 1", whose
         # line took it back; he then loaded the Compass of position 3, never offered, and the answer had
         # ruled out the line that did so)
-        standing = [key for key, _ in options if outcomes and outcomes.get(key) == now] if now != context else []
+        # (and only an option they made: a line the controller took round a detour ends where the game stands
+        # too. Presence seed 510, turn 148: Freyith moved on the Pillar track, no steps, and stopped; the
+        # controller's line had her move her character, teleport to the fork and on, ending where she stood,
+        # and she named that teleport, never made, over "none of these")
+        mine = {action for who, action in self.state.history[memory.since:] if seat is None or who == seat} \
+            if memory is not None else None
+        standing = [key for key, action in options if outcomes and outcomes.get(key) == now
+                    and (mine is None or action in mine)] if now != context else []
         if len(standing) == 1:
             return standing[0]
         known = None if again else self.outcomes.get(context)

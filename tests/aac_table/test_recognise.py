@@ -2858,6 +2858,27 @@ def test_a_line_through_an_answer_is_kept_beside_one_that_ends_alike_by_another_
     assert (2, Action("place", ("compass", "mon:library:1"))) not in committed
 
 
+def test_a_pass_and_a_load_that_meet_after_the_next_turns_slide_are_both_searched():
+    """Rusné II's ability (load one of the energy set aside into an empty slot; the rest is exhausted) and
+    ADVANCE (p. 13: the tile slid in pushes the last one out), presence-only table, 2 players (presence seed
+    510, saved at turn 147). Rusné passed on her set-aside Rose (exhausted, unsensed); loading it into her
+    position 5 reads the same once her slide ejects that tile. The search, reaching that position by the
+    load first, never followed the pass: the load was committed unasked and turn 149 began from a position
+    never reached. A position reached through another turn start is searched as another. (Freyith, asked
+    before that about a teleport she never made, now answers "none of these": the sim player names an
+    option whose line ends where the game stands only if she made it.)"""
+    game, start = _from_saved("presence_aside_energy_passed_before_a_slide_ejects_it.json", 2, 510,
+                              fidelity="presence")
+    asked = _questions(game)
+    _play_turns(game, 5)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    aside = Action("load", (5, "top", "rose", "aside"))
+    assert any(aside in options and Action("pass", ()) in options for _, options in asked), asked
+    committed = game.recogniser.state.history[len(start.history):]
+    assert (0, aside) not in committed
+
+
 def test_a_named_load_rules_out_lines_that_fill_its_row_otherwise():
     """ADVANCE step 4 (p. 13: load the tiles that entered) at a presence-only table, 4 players (presence
     seed 478, saved at turn 158). Freyith loaded a Compass, a Compass and a Wild into her new tile's top
