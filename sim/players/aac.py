@@ -276,6 +276,9 @@ class AacTruth:
                     continue
                 if digest(other) == outcome:
                     return key
+        misread = self._after_a_misread(context, options, memory, seat) if memory is not None else None
+        if misread is not None:
+            return misread
         rest = self._asked_after(context, memory.since) if memory is not None else None
         named = _option_among(options, seat, rest or ())
         if named is not None:
@@ -354,6 +357,35 @@ class AacTruth:
             # tile III.4 was revealed once Multanec had replaced his tiles)
             return NONE_OF_THESE
         return latest
+
+    def _after_a_misread(self, context: str, options: list[tuple[str, Action]], memory: PromptMemory,
+                         seat: int | None) -> str | None:
+        """Asked right after the controller accepted, as theirs, a decision they did not make there, the
+        player names the decision they made next, when it is offered: the question is about what came after
+        the decision the controller misread (one that ends as theirs did with what followed, such as a move
+        of no steps on one track taken for a move on another).
+
+        Presence seed 478, turn 158: Ignotas moved on the Monument Track, no steps, and stopped; then moved
+        his character a step. The controller accepted the first action as a character move and asked "move
+        your character, or stop?"; he recalled the step of his second action, and a bridge he never built
+        was committed."""
+        since = memory.since
+        start = next((at for at, _ in self.outcomes.values() if len(at.history) == since), None)
+        if start is None:
+            return None
+        made = self.state.history[since:]
+        position = start.clone()
+        for j, (_who, action) in enumerate(memory.accepted_since_agreed()):
+            try:
+                position.apply(action)
+            except IllegalAction:
+                return None
+            if digest(position) != context:
+                continue
+            if j + 1 >= len(made) or made[j][1] == action or (seat is not None and made[j + 1][0] != seat):
+                return None
+            return next((key for key, option in options if option == made[j + 1][1]), None)
+        return None
 
     def _standing_there_again(self, context: str, memory: PromptMemory | None) -> bool:
         """Is the game at ``context`` now, having come round to it, with the decision made there the time

@@ -104,6 +104,12 @@ class PromptMemory:
                             return key, i
         return None
 
+    def accepted_since_agreed(self) -> list[tuple[int | None, Action]]:
+        """The decisions the controller accepted since it last agreed with the table, each with who took it
+        (None: not told)."""
+        start = self._sync[1]
+        return list(zip(self.deciders[start:], self.accepted[start:]))
+
     def made_otherwise(self, history: Sequence[Action], options: Sequence[tuple[str, Action]],
                        deciders: Sequence[int], seat: int) -> bool:
         """Has ``seat`` made, since the controller last agreed, a decision of the options' kinds that the

@@ -2879,6 +2879,22 @@ def test_a_pass_and_a_load_that_meet_after_the_next_turns_slide_are_both_searche
     assert (0, aside) not in committed
 
 
+def test_a_player_asked_after_a_misread_move_of_no_steps_names_what_came_next():
+    """ACTIONS (p. 10: a Movement action moves on the Monument Track, a character or a track), presence-only
+    table, 4 players (presence seed 478, saved at turn 158). Ignotas moved on the Monument Track, no steps,
+    and stopped; then, with another Wild, moved his character a step. Both readings of the first action end
+    alike, and the controller accepted it as a character move, then asked "move your character, or stop?".
+    The sim player recalled the step of his second action, and a bridge he never built was committed. Asked
+    right after a decision the controller misread, he now names what he did next there: he stopped."""
+    game, start = _from_saved("presence_wild_named_against_a_row_filled_otherwise.json", 4, 478,
+                              fidelity="presence")
+    _play_turns(game, 4)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    committed = game.recogniser.state.history[len(start.history):]
+    assert (2, Action("bridge", ("bp.forge-beacon",))) not in committed  # (the case this is about)
+
+
 def test_a_named_load_rules_out_lines_that_fill_its_row_otherwise():
     """ADVANCE step 4 (p. 13: load the tiles that entered) at a presence-only table, 4 players (presence
     seed 478, saved at turn 158). Freyith loaded a Compass, a Compass and a Wild into her new tile's top
@@ -2886,9 +2902,7 @@ def test_a_named_load_rules_out_lines_that_fill_its_row_otherwise():
     her Wild: she named the Wild, and the lines where she loaded three Compasses, filling the row, agreed
     with it. The same question was put to her twenty times a snapshot and the controller fell behind by
     turns. A named decision that a line never makes, and closes by another of its kind, rules the line
-    out. (The turn still begins from a position never reached: Ignotas's first action was committed as a
-    character move where he moved on the Monument Track, and the questions that follow are about
-    positions he never stood at; README, "What does not work yet".)"""
+    out. (The questions that follow about Ignotas's turn: see the test after a misread move of no steps.)"""
     game, _ = _from_saved("presence_wild_named_against_a_row_filled_otherwise.json", 4, 478,
                           fidelity="presence")
     asked = _questions(game)
