@@ -247,6 +247,18 @@ def _played_and_asked(saved: str, players: int, seed: int, turns: int = 2, fidel
     return [a for _, a in game.recogniser.state.history[len(start.history):]], asked
 
 
+def _played_clean(saved: str, players: int, seed: int, turns: int, fidelity: str = "presence"
+                  ) -> tuple[TableGame, AacState, list[tuple[Action | None, list[Action]]]]:
+    """Play on from a saved position: no legal move refused, no desync, nothing noted. The game, the saved
+    position, and the questions put meanwhile."""
+    game, start = _from_saved(saved, players, seed, fidelity=fidelity)
+    asked = _questions(game)
+    _play_turns(game, turns)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    return game, start, asked
+
+
 def _played_as_made(saved: str, players: int, seed: int, turns: int = 2, fidelity: str = "presence") -> None:
     """Play on from a saved position: no legal move refused, no desync, nothing noted, and the decisions
     committed are the ones made, in their order."""
@@ -2796,12 +2808,7 @@ def test_a_tile_named_after_an_unseen_gift_or_pass_keeps_both():
     lines with his true tile were moves in progress, all after Ignotas's gift, the lines after his pass cut
     at the cap. Multanec named the tile, and the gift was committed without asking Ignotas. The named
     decision is now carried over onto the lines it ruled out, where the table read the same either way."""
-    game, start = _from_saved("presence_tile_named_after_a_gift_or_a_pass_unseen.json", 5, 497,
-                              fidelity="presence")
-    asked = _questions(game)
-    _play_turns(game, 2)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    game, start, asked = _played_clean("presence_tile_named_after_a_gift_or_a_pass_unseen.json", 5, 497, 2)
     gift, passed = Action("gift", ("compass", "exhausted")), Action("pass", ())
     made = game.truth.state.history[len(start.history):]
     assert (4, passed) in made and (4, gift) not in made  # (the case this is about)
@@ -2817,11 +2824,7 @@ def test_a_gift_named_for_one_claim_is_not_named_again_for_the_next():
     ahead of the table, and Aureon was asked about his gift for Rusné's second claim before she made it;
     he recalled the Compass he had named for the first, and it was committed as his second gift (he gave a
     Magnet). The sim player now names a decision for one question only, and decides by answering here."""
-    game, _ = _from_saved("presence_second_claims_gift_asked_before_the_claim.json", 5, 497,
-                          fidelity="presence")
-    _play_turns(game, 3)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    game, _, _ = _played_clean("presence_second_claims_gift_asked_before_the_claim.json", 5, 497, 3)
     assert game.truth.told  # (the case this is about: answers named decisions the controller had not accepted)
 
 
@@ -2832,10 +2835,7 @@ def test_a_player_asked_about_a_gift_five_decisions_ahead_decides_by_answering()
     player looked three decisions ahead, found no gift of his, named the pass that had ended his own turn,
     and then gave a Rose: the pass was committed. Now he looks six ahead, decides by answering, and keeps
     to it."""
-    game, start = _from_saved("presence_gift_asked_five_decisions_ahead.json", 5, 509, fidelity="presence")
-    _play_turns(game, 3)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    game, start, _ = _played_clean("presence_gift_asked_five_decisions_ahead.json", 5, 509, 3)
     made = game.truth.state.history[len(start.history):]
     assert (4, Action("gift", ("rose", "exhausted"))) in made  # (the gift he named and made)
 
@@ -2847,11 +2847,7 @@ def test_a_line_through_an_answer_is_kept_beside_one_that_ends_alike_by_another_
     true line had action 2 (the same position after a pass). Its line through her answer ended where a line
     that had put the Compass on the Library, then moved it to her pool, ended; dropped as the same, the
     Library line was committed and turn 91 began from a position never reached."""
-    game, start = _from_saved("presence_answer_through_a_line_ending_where_another_does.json", 3, 511,
-                              fidelity="presence")
-    _play_turns(game, 5)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    game, start, _ = _played_clean("presence_answer_through_a_line_ending_where_another_does.json", 3, 511, 5)
     made = game.truth.state.history[len(start.history):]
     assert (2, Action("place", ("compass", "pool"))) in made  # (the case this is about)
     committed = game.recogniser.state.history[len(start.history):]
@@ -2867,12 +2863,7 @@ def test_a_pass_and_a_load_that_meet_after_the_next_turns_slide_are_both_searche
     never reached. A position reached through another turn start is searched as another. (Freyith, asked
     before that about a teleport she never made, now answers "none of these": the sim player names an
     option whose line ends where the game stands only if she made it.)"""
-    game, start = _from_saved("presence_aside_energy_passed_before_a_slide_ejects_it.json", 2, 510,
-                              fidelity="presence")
-    asked = _questions(game)
-    _play_turns(game, 5)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    game, start, asked = _played_clean("presence_aside_energy_passed_before_a_slide_ejects_it.json", 2, 510, 5)
     aside = Action("load", (5, "top", "rose", "aside"))
     assert any(aside in options and Action("pass", ()) in options for _, options in asked), asked
     committed = game.recogniser.state.history[len(start.history):]
@@ -2886,11 +2877,7 @@ def test_a_player_asked_after_a_misread_move_of_no_steps_names_what_came_next():
     alike, and the controller accepted it as a character move, then asked "move your character, or stop?".
     The sim player recalled the step of his second action, and a bridge he never built was committed. Asked
     right after a decision the controller misread, he now names what he did next there: he stopped."""
-    game, start = _from_saved("presence_wild_named_against_a_row_filled_otherwise.json", 4, 478,
-                              fidelity="presence")
-    _play_turns(game, 4)
-    t = game.totals
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    game, start, _ = _played_clean("presence_wild_named_against_a_row_filled_otherwise.json", 4, 478, 4)
     committed = game.recogniser.state.history[len(start.history):]
     assert (2, Action("bridge", ("bp.forge-beacon",))) not in committed  # (the case this is about)
 
