@@ -3314,6 +3314,7 @@ class Recogniser:
         cut at the cap); Multanec named it, the pass lines were ruled out, and the gift was committed
         without asking Ignotas, who had passed."""
         start = self._state_at(h, at)
+        shown: list[dict[str, tuple[str, ...] | int]] | None = None  # (the tables up to ``h``'s option, once)
         for line in chosen:
             made = next((i for i in range(n, len(line.path))
                          if line.path[i][1] == choice and _made_by(line.path[i][0], player)), None)
@@ -3323,8 +3324,9 @@ class Recogniser:
             grafted = self._spliced(h, at, rest, start, upto=len(h.path) - 1)
             if grafted is None or not self._agrees(grafted):
                 continue
-            origin = self._committed
-            if self._tables_along(origin, h.path[:at], False) != self._tables_along(origin, line.path[:made], False):
+            if shown is None:
+                shown = self._tables_along(self._committed, h.path[:at], False)
+            if shown != self._tables_along(self._committed, line.path[:made], False):
                 continue
             if self._tables_along(start, rest, False) != self._tables_along(self._state_at(line, made), rest, False):
                 continue
