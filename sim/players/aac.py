@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from rules.aac.physical import groups, location_specs, project, render
@@ -65,6 +65,12 @@ def _made_another(options: list[tuple[str, Action]], seat: int | None,
 def digest(state: AacState) -> str:
     """Short identity of a position (the recogniser names prompt contexts the same way)."""
     return hashlib.sha1(state.fingerprint().encode()).hexdigest()[:16]
+
+
+def _digest_after(state: AacState, action: Action) -> str:
+    after = state.clone()
+    after.apply(action)
+    return digest(after)
 
 
 class AacTruth:
@@ -589,7 +595,13 @@ class AacTruth:
         meant is the latest (the controller's lines take as many of them as made as the table allows; the
         question does not say how many). Presence seed 254, turn 103: Ignotas promised nine loads that ended
         where the first was made; asked there, he named the first again (what he had last decided at that
-        position), then loaded otherwise, and a turn he never made was committed."""
+        position), then loaded otherwise, and a turn he never made was committed.
+
+        So a decision made by answering leads, where an option does, to a position the promises do not pass
+        through: a player planning their loads does not plan them round in
+        a circle. Presence seed 533, turn 246: Ignotas promised five loads that came back to where they began,
+        then a Rose from position 2's bottom row; asked there, he named the Rose (the latest), made the
+        Compass first, and the controller, which had taken the Rose without the circle, refused his turn."""
         st = self.state
         if st.current_player < 0 or (seat is not None and st.current_player != seat):
             return None
@@ -598,11 +610,13 @@ class AacTruth:
             return None
         latest = 0  # (how many of the promises lead there, the last time they do)
         planned = st.clone()
+        passed = {digest(planned)}  # (the positions the promises pass through)
         for done, promised in enumerate(promises, start=1):
             try:
                 planned.apply(promised)
             except IllegalAction:
                 break
+            passed.add(digest(planned))
             if digest(planned) == context:
                 latest = done
         if not latest:
@@ -610,6 +624,8 @@ class AacTruth:
         if latest < len(promises):
             return next((key for key, action in options if action == promises[latest]), None)
         open_there = [(key, action) for key, action in options if action in planned.legal_actions()]
+        onward = [(key, action) for key, action in open_there if _digest_after(planned, action) not in passed]
+        open_there = onward or open_there
         if not open_there:
             return None
         key, action = self.rng.choice(open_there)
@@ -706,6 +722,40 @@ class AacTruth:
         if seat != self.promised_by:
             self.promised, self.promised_by = [], seat
         return self.promised
+
+    def ending_here(self, outcomes: Mapping[str, str]) -> str | None:
+        """Told that "none of these" will not do: the one option whose line ends where the game stands, if
+        one does (another way to the same position, which the table cannot tell from theirs).
+
+        Mixed seed 320063, turn 198: Freyith loaded a Rose from the Fortress into her new tile's top row,
+        moved it to the bottom row and loaded a Compass from the Fortress into the top row. The controller's
+        shorter line, the Compass into the top row and the Rose straight into the bottom one, ends alike; she
+        named the Compass, then "none of these" for the Rose from the Fortress, and, refused, took the first
+        option, a Compass again: turn 199 began from a position never reached."""
+        now = digest(self.state)
+        there = [key for key, outcome in outcomes.items() if outcome == now]
+        return there[0] if len(there) == 1 else None
+
+    def keep_pace(self, accepted: Sequence[tuple[int | None, Action]], since: int) -> None:
+        """The controller accepted ``accepted`` since the truth's ``since``-th decision: where that is what
+        the player made, then every promise in order, then more decisions of the promising seat, the player
+        takes those too as promised (the screen shows them as made; they had decided by answering and had
+        not got there yet). Any other difference is left for the soak to judge.
+
+        Presence seed 478, turn 170: Ignotas, loading energy between his presence-only Device rows, had
+        promised sixteen loads ahead of his hands; the controller, at the end of them, read the channel
+        marker as it stood and accepted his pass on its recharge. He then recharged, and a later move of
+        his was refused."""
+        promises = self.promised
+        if self.promised_by < 0 or not promises:
+            return
+        made = self.state.history[since:]
+        beyond = list(accepted[len(made):])
+        if (len(beyond) <= len(promises) or list(accepted[:len(made)]) != made
+                or [action for _, action in beyond[:len(promises)]] != promises
+                or any(who != self.promised_by for who, _ in beyond)):
+            return
+        promises.extend(action for _, action in beyond[len(promises):])
 
     def answer_published(self, prompt: Mapping[str, Any], game: Game, memory: PromptMemory | None = None) -> str:
         """``answer`` for a prompt as the service publishes it (``docs/mqtt.md``: options with their

@@ -138,7 +138,8 @@ class TableGame:
                                     {o.key: o.outcome for o in prompt.options}, prompt.player)
             self.totals.prompts += 1
             if key == NONE_OF_THESE and prompt.id in self.none_refused:
-                key = None  # (told one of them it must be: as a player at the table, they pick one)
+                # (told one of them it must be: as a player at the table, they pick one)
+                key = self.truth.ending_here({o.key: o.outcome for o in prompt.options if o.actions})
             verdict = self.recogniser.answer(prompt.id, key or prompt.options[0].key)
             if key == NONE_OF_THESE and verdict.refusal is not None and verdict.prompts == (prompt,):
                 self.none_refused.add(prompt.id)
@@ -164,6 +165,7 @@ class TableGame:
     def _remember(self, verdict: Verdict) -> None:
         self.memory.accept([a for _, a in verdict.accepted], verdict.undone,
                            [who for who, _ in verdict.accepted])
+        self.truth.keep_pace(self.recogniser.state.history, 0)
         if verdict.in_sync and not verdict.pending and self._stands_where_the_players_do():
             self.memory.agreed(len(self.truth.state.history))
 

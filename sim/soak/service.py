@@ -589,6 +589,7 @@ class ServiceGame:
     def _follow_log(self) -> None:
         assert self.watcher is not None
         self.memory.follow(self.watcher.take_log(), self.game)
+        self.truth.keep_pace(self.memory.accepted_since_agreed(), self.memory.since)
 
     def _check_service(self) -> None:
         """A service that stopped without being killed is a crash: count it and start it again."""
@@ -806,7 +807,9 @@ class ServiceGame:
         response = self.ask("answer", {"prompt": prompt["id"], "key": key})
         if key == NONE_OF_THESE and response.get("status") != "ok":
             # told one of them it must be: as a player at the table, they pick one
-            first = str((prompt.get("options") or [{}])[0].get("key"))
+            published = [o for o in prompt.get("options") or [] if o.get("actions")]
+            first = self.truth.ending_here({str(o.get("key")): str(o.get("outcome", "")) for o in published}) \
+                or str((prompt.get("options") or [{}])[0].get("key"))
             self.trace(f"'none of these' refused ({_outcome(response)}): answered {first}")
             self.ask("answer", {"prompt": prompt["id"], "key": first})
         return self.status()

@@ -377,17 +377,13 @@ def _load(slot: int, row: str, energy: str, source: str) -> Action:
     return Action("load", (slot, row, energy, source))
 
 
-def test_promised_loads_that_come_round_to_a_position_are_decided_anew_at_their_end() -> None:
-    """LOADING A NEW TILE (p. 13), presence seed 254, turn 103: Ignotas, loading energy between the
-    presence-only rows of his Device, promised nine loads (naming each when asked before making it) that
-    ended where the first was made. Asked at their end which load came next, he named the first of them
-    again, as what he had last decided at that position; he then loaded something else, the answer ruled
-    out the load he made, and a turn he never made was committed. At the end of the promises the next
-    load is still to decide: he decides it and promises it too."""
+def _loads_that_come_round(seed: int = 0) -> tuple[AacTruth, int, Action, list[Action]]:
+    """Presence seed 254, turn 103: Ignotas in the middle of his loads (the truth), the load he made next,
+    and eight loads after it that bring his Device back to where that load was made."""
     data = json.loads((Path(__file__).parent / "data" / "presence_loads_come_round.json").read_text())
     state = rules.load("aac").state_from_json(data["state"])
     assert isinstance(state, AacState)
-    truth = AacTruth(state.clone(), random.Random(0), load_wiring_map("aac-5p-presence").specs())
+    truth = AacTruth(state.clone(), random.Random(seed), load_wiring_map("aac-5p-presence").specs())
     made = [Action("slide", ("III.1",)), Action("slide", ("III.2",)), _load(2, "bottom", "compass", "exhausted"),
             _load(2, "bottom", "wild", "exhausted"), _load(2, "top", "magnet", "exhausted"),
             _load(1, "bottom", "magnet", "dev:2:top"), _load(1, "bottom", "wild", "pool"),
@@ -395,8 +391,6 @@ def test_promised_loads_that_come_round_to_a_position_are_decided_anew_at_their_
             _load(1, "bottom", "compass", "bound:ship"), _load(2, "top", "magnet", "dev:1:bottom")]
     for action in made:
         truth.apply(action)
-    ignotas = truth.state.current_player
-    here = digest(truth.state)
     first = _load(1, "top", "wild", "dev:2:top")
     then = [_load(2, "top", "wild", "dev:2:bottom"), _load(1, "bottom", "magnet", "dev:2:top"),
             _load(2, "top", "compass", "dev:2:bottom"), _load(2, "top", "wild", "dev:1:top"),
@@ -405,7 +399,19 @@ def test_promised_loads_that_come_round_to_a_position_are_decided_anew_at_their_
     round_trip = truth.state.clone()
     for action in [first, *then]:
         round_trip.apply(action)
-    assert digest(round_trip) == here  # (the promised loads come round to where the first is made)
+    assert digest(round_trip) == digest(truth.state)  # (the loads come round to where the first is made)
+    return truth, truth.state.current_player, first, then
+
+
+def test_promised_loads_that_come_round_to_a_position_are_decided_anew_at_their_end() -> None:
+    """LOADING A NEW TILE (p. 13), presence seed 254, turn 103: Ignotas, loading energy between the
+    presence-only rows of his Device, promised nine loads (naming each when asked before making it) that
+    ended where the first was made. Asked at their end which load came next, he named the first of them
+    again, as what he had last decided at that position; he then loaded something else, the answer ruled
+    out the load he made, and a turn he never made was committed. At the end of the promises the next
+    load is still to decide: he decides it and promises it too."""
+    truth, ignotas, first, then = _loads_that_come_round()
+    here = digest(truth.state)
     # he promised them one by one, answering questions about positions the controller's lines ran ahead to
     truth.promised, truth.promised_by = [first, *then], ignotas
     truth.decided[here] = first
@@ -415,6 +421,58 @@ def test_promised_loads_that_come_round_to_a_position_are_decided_anew_at_their_
     key = truth.answer(here, options, PromptMemory(), {}, ignotas)
     assert truth.promised[:-1] == [first, *then] and len(truth.promised) == len(then) + 2, truth.promised
     assert key == next(k for k, action in options if action == truth.promised[-1])
+
+
+def test_a_player_deciding_by_answering_does_not_promise_loads_round_in_a_circle() -> None:
+    """LOADING A NEW TILE (p. 13), presence seed 533, turn 246: Ignotas promised, one question at a time,
+    five loads between his presence-only Device rows that came back to where they began, then a Rose from
+    position 2's bottom row. Asked there which load came, he named the Rose (the latest he had decided at
+    that position) but made the Compass first, as promised; the controller, which had taken the Rose without
+    the circle, refused his turn. Deciding the next load at the end of his promises, a player picks one that
+    leads somewhere the promises do not pass through, when there is one."""
+    for seed in range(10):
+        truth, ignotas, first, then = _loads_that_come_round(seed)
+        passed = {digest(truth.state)}
+        end = truth.state.clone()
+        for action in [first, *then[:-1]]:  # (one short of the circle)
+            end.apply(action)
+            passed.add(digest(end))
+        onward = []
+        for action in end.legal_actions():
+            after = end.clone()
+            after.apply(action)
+            if digest(after) not in passed:
+                onward.append(action)
+        assert then[-1] in end.legal_actions() and onward
+        truth.promised, truth.promised_by = [first, *then[:-1]], ignotas
+        options = [("1", then[-1]), ("2", onward[0])]  # (back to the start of the circle, or on)
+        assert truth.answer(digest(end), options, PromptMemory(), {}, ignotas) == "2"
+        assert truth.promised == [first, *then[:-1], onward[0]]
+
+
+def test_a_player_who_promised_loads_takes_a_decision_the_controller_accepted_after_them_as_promised() -> None:
+    """Presence seed 478, turn 170 (a Wild loaded into position 2 may recharge the channel marker, p. 26):
+    Ignotas had promised sixteen loads ahead of his hands. The controller accepted them and, after them, his
+    pass on the recharge, reading the channel marker as it still stood; he then recharged, and a later move
+    was refused. A player who decided by answering takes what the controller accepted after their promises
+    as promised too; nothing else the controller accepted is taken up."""
+    truth, ignotas, first, then = _loads_that_come_round()
+    made = list(truth.state.history)
+    accepted = [*made, (ignotas, first), (ignotas, then[0]), (ignotas, then[1])]
+    truth.promised, truth.promised_by = [first, then[0]], ignotas
+    truth.keep_pace(accepted, 0)
+    assert truth.promised == [first, *then[:2]]
+    assert truth.choose() == first
+    truth.promised = [first, then[0]]
+    truth.keep_pace(accepted[len(made) - 2:], len(made) - 2)  # (the same, counted from a later agreement)
+    assert truth.promised == [first, *then[:2]]
+    other = (ignotas + 1) % truth.state.num_players
+    for promised, later in (([first, then[0]], [(ignotas, then[0]), (ignotas, first), (ignotas, then[1])]),
+                            ([first], [(ignotas, first), (other, then[0])]),
+                            ([], [(ignotas, first)])):
+        truth.promised, truth.promised_by = list(promised), ignotas
+        truth.keep_pace([*made, *later], 0)
+        assert truth.promised == promised  # (accepted otherwise: left for the soak to judge)
 
 
 def test_a_player_who_decides_by_answering_makes_the_decisions_that_lead_to_the_answer() -> None:

@@ -2901,3 +2901,26 @@ def test_a_named_load_rules_out_lines_that_fill_its_row_otherwise():
     # (Ignotas's "another action, or a bridge?" comes back once a snapshot while his turn stays open, five
     # times here; hers came back twenty times within one snapshot)
     assert max(repeats.values()) <= 5, repeats.most_common(2)
+
+
+def test_promised_loads_do_not_go_round_a_circle_the_controller_cannot_count():
+    """ADVANCE step 4 and Running Out of Energy (p. 12-13: loads between a Device's own rows), presence-only
+    table, 5 players (presence seed 533, saved at turn 246). Asked one question at a time about loads ahead
+    of his hands, Ignotas promised five loads that came back to where they began, then a Rose from position
+    2's bottom row. The table cannot show such a circle; the controller took the Rose without it while he
+    made the Compass first, committed a load never made, and refused his next turn. A player deciding by
+    answering now picks a load that leads on; every decision is committed as made, in its order."""
+    _played_as_made("presence_promised_loads_round_a_circle.json", 5, 533, turns=1)
+
+
+def test_a_player_refused_none_of_these_names_the_option_that_ends_where_the_game_stands():
+    """ADVANCE step 4 (p. 13: load the tiles that entered, from any source), mixed table, 5 players (mixed
+    seed 320063, saved at turn 198). Freyith loaded a Rose from the Fortress into her new tile's top row,
+    moved it down to the bottom row and loaded a Compass from the Fortress into the top row. The kept line,
+    shorter, loads the Compass above and the Rose straight below: the same position. She named the Compass,
+    then said "none of these" to the Rose from the Fortress, which she never loaded; refused, she took the
+    first option, another Compass, and turn 199 began from a position never reached. Told that one of them
+    it must be, a player names the option whose line ends where the game stands."""
+    game = _played_without_errors("mixed_rose_moved_down_and_compass_loaded_above.json", 5, 320063, 2,
+                                  fidelity="mixed")
+    assert any("'none of these' refused" in note for note in game.totals.notes)  # (the case this is about)
