@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from rules.aac import terms
 from rules.aac.catalogue import Catalogue
+from rules.aac.frames.completion import own_energy
 from rules.aac.physical import ACH_PLACES, describe_token, groups, location_specs
 from rules.aac.projector import Projector
 from rules.aac.state import AacState
@@ -355,15 +356,22 @@ class AacTableView:
         return [PASS]
 
     def owed_later(self, state: State, action: Action, player: int) -> bool:
-        """Is ``action`` a section reward ``player`` still owes, under a decision of theirs being resolved?
+        """Is ``action`` a section reward, or the exhausting or activating of an energy of theirs in the
+        section, that ``player`` still owes under a decision of theirs being resolved?
 
         MONUMENT SECTION COMPLETION (p. 18): each contributor takes the energy or the benefit, and exhausts
         or activates their energy, in either order. An activated Rose's movement comes first, and the reward
-        is open again once it ends."""
-        if action.kind != "reward":
+        is open again once it ends; a benefit (a tile claimed, its replace, the reveal and the gifts after)
+        comes first, and the energy's exhaust or activation is open again once it ends (presence seed 539,
+        turn 19: Freyith, asked "exhaust or activate your Compass?" before she chose, named the exhaust; the
+        lines where she had taken the benefit first were ruled out, none was left that read the table, and
+        the next snapshot was refused)."""
+        if action.kind not in ("reward", "handle"):
             return False
         assert isinstance(state, AacState)
-        return any(f.get("t") == "contrib" and f.get("p") == player and not f.get("rewarded")
+        return any(f.get("t") == "contrib" and f.get("p") == player
+                   and (not f.get("rewarded") if action.kind == "reward"
+                        else action.args[0] in own_energy(state, player, f["m"]))
                    for f in state.frames[:-1])
 
     def seat_of_button(self, state: State, location: str) -> int | None:

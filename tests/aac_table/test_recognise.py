@@ -2924,3 +2924,14 @@ def test_a_player_refused_none_of_these_names_the_option_that_ends_where_the_gam
     game = _played_without_errors("mixed_rose_moved_down_and_compass_loaded_above.json", 5, 320063, 2,
                                   fidelity="mixed")
     assert any("'none of these' refused" in note for note in game.totals.notes)  # (the case this is about)
+
+
+def test_an_exhaust_named_before_it_is_made_keeps_the_lines_that_took_the_benefit_first():
+    """MONUMENT SECTION COMPLETION (p. 18: each contributor takes the energy or the benefit, and exhausts or
+    activates their energy, in either order), presence-only table, 5 players (presence seed 539, saved at
+    turn 19). Freyith took the benefit (a tile claimed: its replace, the reveal and another player's gift
+    follow), exhausted her Wild, and was asked "exhaust or activate your Compass?" before she chose. The
+    benefit's decisions close the exhaust until they are done, so the lines that took the benefit first
+    read as deciding otherwise, and her answer ruled them all out: none was left that read the table, and
+    the next snapshot was refused. An exhaust still owed under a benefit being resolved is not closed."""
+    _played_as_made("presence_benefit_before_the_exhaust_named.json", 5, 539, turns=2)
