@@ -68,6 +68,7 @@ def digest(state: AacState) -> str:
 
 
 def _digest_after(state: AacState, action: Action) -> str:
+    """The digest of the position ``action`` leads to from ``state`` (which is left as it is)."""
     after = state.clone()
     after.apply(action)
     return digest(after)
@@ -598,10 +599,10 @@ class AacTruth:
         position), then loaded otherwise, and a turn he never made was committed.
 
         So a decision made by answering leads, where an option does, to a position the promises do not pass
-        through: a player planning their loads does not plan them round in
-        a circle. Presence seed 533, turn 246: Ignotas promised five loads that came back to where they began,
-        then a Rose from position 2's bottom row; asked there, he named the Rose (the latest), made the
-        Compass first, and the controller, which had taken the Rose without the circle, refused his turn."""
+        through: a player planning their loads does not plan them round in a circle. Presence seed 533, turn
+        246: Ignotas promised five loads that came back to where they began, then a Rose from position 2's
+        bottom row; asked there, he named the Rose (the latest), made the Compass first, and the controller,
+        which had taken the Rose without the circle, refused his turn."""
         st = self.state
         if st.current_player < 0 or (seat is not None and st.current_player != seat):
             return None
