@@ -32,7 +32,15 @@ export async function createRenderer({ root, base, lang }) {
     link.rel = "stylesheet";
     link.href = `${base}aac.css`;
     link.dataset.renderer = "aac";
+    // drawn before its stylesheet has loaded, the board shows unstyled for a moment (a 1920x1080 screen saw
+    // the map 1494 px tall before the large-screen layout applied): wait for it (a failed load is the
+    // browser's console error; the page is drawn anyway)
+    const loaded = new Promise((resolve) => {
+      link.addEventListener("load", resolve, { once: true });
+      link.addEventListener("error", resolve, { once: true });
+    });
     document.head.append(link);
+    await loaded;
   }
   return new AacRenderer(root, catalogues, layout, strings, lang);
 }
