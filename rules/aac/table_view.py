@@ -369,10 +369,10 @@ class AacTableView:
         if action.kind not in ("reward", "handle"):
             return False
         assert isinstance(state, AacState)
-        return any(f.get("t") == "contrib" and f.get("p") == player
-                   and (not f.get("rewarded") if action.kind == "reward"
-                        else action.args[0] in own_energy(state, player, f["m"]))
-                   for f in state.frames[:-1])
+        theirs = [f for f in state.frames[:-1] if f.get("t") == "contrib" and f.get("p") == player]
+        if action.kind == "reward":
+            return any(not f.get("rewarded") for f in theirs)
+        return any(action.args[0] in own_energy(state, player, f["m"]) for f in theirs)
 
     def seat_of_button(self, state: State, location: str) -> int | None:
         """The seat whose button this is, in the game being played (None for a character not playing)."""

@@ -617,8 +617,9 @@ class AacTruth:
                 planned.apply(promised)
             except IllegalAction:
                 break
-            passed.add(digest(planned))
-            if digest(planned) == context:
+            here = digest(planned)
+            passed.add(here)
+            if here == context:
                 latest = done
         if not latest:
             return None
@@ -748,11 +749,12 @@ class AacTruth:
         marker as it stood and accepted his pass on its recharge. He then recharged, and a later move of
         his was refused."""
         promises = self.promised
-        if self.promised_by < 0 or not promises:
-            return
+        made_count = len(self.state.history) - since
+        if self.promised_by < 0 or not promises or len(accepted) - made_count <= len(promises):
+            return  # (no promises, or the controller has accepted nothing beyond them)
         made = self.state.history[since:]
-        beyond = list(accepted[len(made):])
-        if (len(beyond) <= len(promises) or list(accepted[:len(made)]) != made
+        beyond = list(accepted[made_count:])
+        if (list(accepted[:made_count]) != made
                 or [action for _, action in beyond[:len(promises)]] != promises
                 or any(who != self.promised_by for who, _ in beyond)):
             return
