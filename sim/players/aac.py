@@ -275,6 +275,7 @@ class AacTruth:
         known = None if again else self.outcomes.get(context)
         if known is not None:
             at, outcome = known
+            reached: dict[str, str] = {}
             for key, action in options:
                 other = at.clone()
                 try:
@@ -283,6 +284,17 @@ class AacTruth:
                     continue
                 if digest(other) == outcome:
                     return key
+                reached[key] = digest(other)
+            # one decision there to the effect of several they made from there (presence seed 545, turn 205:
+            # Multanec exhausted a Magnet, activated its deploy and deployed nothing; asked which action it
+            # activated, offered its other action, which leads to the same position, and a pass deeper in
+            # another line, he recalled his pass, the line that stood for what he did was ruled out, and a
+            # later move of his was refused)
+            later = {context_after for context_after, (st, _) in self.outcomes.items()
+                     if len(st.history) > len(at.history)} | {digest(self.state)}
+            alike = [key for key, reached_digest in reached.items() if reached_digest in later]
+            if len(alike) == 1:
+                return alike[0]
         misread = self._after_a_misread(context, options, memory, seat) if memory is not None else None
         if misread is not None:
             return misread

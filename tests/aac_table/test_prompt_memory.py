@@ -567,3 +567,44 @@ def test_a_decision_named_for_one_question_is_not_recalled_for_a_question_elsewh
     assert memory.recall(history, options, [0, 3], 3) == ("1", 1)
     assert memory.recall(history, options, [0, 3], 3, told={1}) is None
     assert memory.recall([*history, compass], options, [0, 3, 3], 3, told={1}) == ("1", 2)
+
+
+def test_a_player_names_the_one_decision_that_leads_where_several_of_theirs_did() -> None:
+    """Exhausting an energy activates one of its position's actions (p. 14), and an action may be declined
+    once chosen. Presence seed 545, 5 players, turn 205: Multanec exhausted a Magnet, activated position 1's
+    deploy and deployed nothing, the same position as activating its other action. Asked which action it
+    activated, offered that other action and a pass deeper in another line, he recalled his pass, the line
+    that stood for what he did was ruled out, and a later move of his was refused. A player names the one
+    option that, made where they were asked, leads to a position they went on to reach."""
+    data = json.loads((Path(__file__).parent / "data" / "presence_deploy_declined_then_compass_put_back.json")
+                      .read_text())
+    state = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(state, AacState)
+    truth = AacTruth(state, random.Random(0), load_wiring_map("aac-5p").specs())
+    multanec = state.current_player
+    memory = PromptMemory()
+    memory.agreed(len(truth.state.history))
+    truth.apply(Action("exhaust", (1, "bottom", "magnet")))
+    memory.agreed(len(truth.state.history))  # (the controller committed the exhaust)
+    asked = digest(truth.state)
+    for action in (Action("use", (1, 0)), PASS, Action("exhaust", (1, "bottom", "wild"))):
+        truth.apply(action)
+    other_action, add_rose = Action("use", (1, 1)), Action("add", ("rose", "exhausted", "mon:library:3"))
+    options = [("1", other_action), ("2", PASS), ("3", add_rose)]
+    assert truth.answer(asked, options, memory, {}, multanec) == "1"
+    # (without such an option, the decisions they made from there are recalled as before)
+    assert truth.answer(asked, options[1:], memory, {}, multanec) == "2"
+
+
+def test_a_player_refused_none_of_these_names_the_one_option_ending_where_the_game_stands() -> None:
+    """Mixed seed 320063, turn 198: Freyith, told that "none of these" would not do, took the first option,
+    a load she never made, and turn 199 began from a position never reached. Told so, a player names the
+    one option whose line ends where the game stands; with none, or several, they have nothing to name."""
+    truth, _, legal, _ = _at_a_turn(3)
+    moved_on = truth.state.clone()
+    moved_on.apply(legal[0])
+    elsewhere = digest(moved_on)
+    here = digest(truth.state)
+    assert truth.ending_here({"1": elsewhere, "2": here}) == "2"
+    assert truth.ending_here({"1": elsewhere}) is None
+    assert truth.ending_here({"1": here, "2": here}) is None

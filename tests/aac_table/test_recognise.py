@@ -2913,17 +2913,18 @@ def test_promised_loads_do_not_go_round_a_circle_the_controller_cannot_count():
     _played_as_made("presence_promised_loads_round_a_circle.json", 5, 533, turns=1)
 
 
-def test_a_player_refused_none_of_these_names_the_option_that_ends_where_the_game_stands():
+def test_a_load_made_and_moved_on_is_named_as_the_load_that_ends_alike():
     """ADVANCE step 4 (p. 13: load the tiles that entered, from any source), mixed table, 5 players (mixed
     seed 320063, saved at turn 198). Freyith loaded a Rose from the Fortress into her new tile's top row,
     moved it down to the bottom row and loaded a Compass from the Fortress into the top row. The kept line,
-    shorter, loads the Compass above and the Rose straight below: the same position. She named the Compass,
-    then said "none of these" to the Rose from the Fortress, which she never loaded; refused, she took the
-    first option, another Compass, and turn 199 began from a position never reached. Told that one of them
-    it must be, a player names the option whose line ends where the game stands."""
+    shorter, loads the Rose straight into the bottom row: the same position. Asked which energy went there,
+    she said "none of these", was refused, took the first option, a Compass, and turn 199 began from a
+    position never reached. A player names the option that leads where their decisions did (and, told that
+    "none of these" will not do, the option whose line ends where the game stands:
+    ``test_prompt_memory``)."""
     game = _played_without_errors("mixed_rose_moved_down_and_compass_loaded_above.json", 5, 320063, 2,
                                   fidelity="mixed")
-    assert any("'none of these' refused" in note for note in game.totals.notes)  # (the case this is about)
+    assert not any("'none of these' refused" in note for note in game.totals.notes)
 
 
 def test_an_exhaust_named_before_it_is_made_keeps_the_lines_that_took_the_benefit_first():
@@ -2935,3 +2936,13 @@ def test_an_exhaust_named_before_it_is_made_keeps_the_lines_that_took_the_benefi
     read as deciding otherwise, and her answer ruled them all out: none was left that read the table, and
     the next snapshot was refused. An exhaust still owed under a benefit being resolved is not closed."""
     _played_as_made("presence_benefit_before_the_exhaust_named.json", 5, 539, turns=2)
+
+
+def test_a_deploy_declined_is_answered_as_the_action_that_leads_to_the_same_position():
+    """Exhausting an energy activates one of its position's actions (p. 14), and a Compass may move a token
+    and move it back (p. 16), presence-only table, 5 players (presence seed 545, saved at turn 205).
+    Multanec exhausted a Magnet, activated its deploy and deployed nothing; asked which action it activated,
+    he recalled his pass, offered deeper in another line, and the line that stood for what he did was ruled
+    out. His Compass then went from the pool to the Ship and back, every line kept read the Ship's emptied
+    space as a token in a hand, and Ignotas's end of his part at the Gate was refused."""
+    _played_to_positions_reached("presence_deploy_declined_then_compass_put_back.json", 5, 545, turns=2)
