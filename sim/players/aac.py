@@ -681,13 +681,19 @@ class AacTruth:
 
         Six decisions, not three: after a claim, the claimer's replace, the tile revealed and two opponents'
         gifts can come before a player's own gift (presence seed 509, turn 69: Ignotas, asked about his gift
-        then, found none within three, named the pass that had ended his own turn, and then gave a Rose)."""
+        then, found none within three, named the pass that had ended his own turn, and then gave a Rose).
+
+        Within this turn only: a choice of a turn of theirs that is over is not made in their next one
+        (presence seed 554, turn 134: Freyith moved on the Monument Track, no steps, and passed; the
+        controller took it for a character move and asked, during Rusné's turn, where she teleported; she
+        found a teleport in her next turn, named it, and it was committed into the turn she had ended)."""
         found: dict[Action, list[Action]] = {}
         level = [self.state]
+        turn = self.state.turns_done
         for _ in range(depth):
             nxt = []
             for st in level:
-                if st.is_terminal():
+                if st.is_terminal() or st.turns_done != turn:
                     continue
                 if st.current_player == seat:
                     for action, path in _own_paths(st, seat, wanted).items():

@@ -2946,3 +2946,13 @@ def test_a_deploy_declined_is_answered_as_the_action_that_leads_to_the_same_posi
     out. His Compass then went from the pool to the Ship and back, every line kept read the Ship's emptied
     space as a token in a hand, and Ignotas's end of his part at the Gate was refused."""
     _played_to_positions_reached("presence_deploy_declined_then_compass_put_back.json", 5, 545, turns=2)
+
+
+def test_a_choice_asked_about_after_the_players_turn_is_not_made_in_their_next_one():
+    """A move on the Monument Track may have no steps (p. 25), and the turn passes on (p. 12), presence-only
+    table, 2 players (presence seed 554, saved at turn 133). Freyith moved on the Monument Track, no steps,
+    and passed; the controller took it for a character move, which ends alike, and asked during Rusné's turn
+    where Freyith's character teleported. She found a teleport in her own next turn, named it, and it was
+    committed into the turn she had ended: turn 134 began from a position never reached. A choice of a turn
+    that is over is "none of these"."""
+    _played_to_positions_reached("presence_monument_move_of_no_steps_asked_after_the_turn.json", 2, 554, turns=2)
