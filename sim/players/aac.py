@@ -290,11 +290,12 @@ class AacTruth:
             # activated, offered its other action, which leads to the same position, and a pass deeper in
             # another line, he recalled his pass, the line that stood for what he did was ruled out, and a
             # later move of his was refused)
-            later = {context_after for context_after, (st, _) in self.outcomes.items()
-                     if len(st.history) > len(at.history)} | {digest(self.state)}
-            alike = [key for key, reached_digest in reached.items() if reached_digest in later]
-            if len(alike) == 1:
-                return alike[0]
+            if reached:
+                later = {context_after for context_after, (st, _) in self.outcomes.items()
+                         if len(st.history) > len(at.history)} | {digest(self.state)}
+                alike = [key for key, reached_digest in reached.items() if reached_digest in later]
+                if len(alike) == 1:
+                    return alike[0]
         misread = self._after_a_misread(context, options, memory, seat) if memory is not None else None
         if misread is not None:
             return misread
