@@ -236,7 +236,8 @@ class AacTruth:
         The position is found by its digest; failing that (the controller reached the same table by an
         equivalent path, so its position differs in what the table does not show), the option whose
         outcome (``outcomes``: key -> digest) is the game as it really stands (a player who moved the
-        pillar track, asked which way their character turned, says "as it was"); then the player
+        pillar track, asked which way their character turned, says "as it was"); where they stood at it,
+        the option that leads from there to where they went, at once or a few decisions on; then the player
         recalls the decisions the controller has not accepted yet (``memory``), and last their latest
         decision among the options. A prompt names the player asked (``seat``): they recall their own
         decisions, not another player's ("which upgrade did you take?" is not answered with a neighbour's)."""
