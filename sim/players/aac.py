@@ -283,9 +283,9 @@ class AacTruth:
                     other.apply(action)
                 except IllegalAction:
                     continue
-                if digest(other) == outcome:
-                    return key
                 reached[key] = digest(other)
+                if reached[key] == outcome:
+                    return key
             # one decision there to the effect of several they made from there (presence seed 545, turn 205:
             # Multanec exhausted a Magnet, activated its deploy and deployed nothing; asked which action it
             # activated, offered its other action, which leads to the same position, and a pass deeper in
