@@ -2446,8 +2446,8 @@ class Recogniser:
                         nxt.append((h2, kid, cmp2))
                     if tracking and (not changed or unseen):
                         quiet.add(id(h2))  # (nothing the sensors can tell apart changed)
-                        if hidden:
-                            masked.add(id(h2))
+                    if hidden:
+                        masked.add(id(h2))  # (and stays so through the visible decisions that follow)
                     result.closest.append((cmp2.score, h2, cmp2))
                 if len(going) > settings.max_between:
                     # too many to keep (choices the table cannot show yet, such as which energy paid):
@@ -2468,7 +2468,7 @@ class Recogniser:
                     # longer explanations ending at the same table: follow the invisible decisions further
                     quiet_levels -= 1
                     quiet_phase = True
-                    level = [t for t in level if id(t[0]) in quiet]
+                    level = [t for t in level if id(t[0]) in quiet or id(t[0]) in masked]
                     if quiet_levels < 0 or not level:
                         break
                 continue

@@ -2956,3 +2956,15 @@ def test_a_choice_asked_about_after_the_players_turn_is_not_made_in_their_next_o
     committed into the turn she had ended: turn 134 began from a position never reached. A choice of a turn
     that is over is "none of these"."""
     _played_to_positions_reached("presence_monument_move_of_no_steps_asked_after_the_turn.json", 2, 554, turns=2)
+
+
+def test_a_bridge_benefit_the_table_does_not_show_is_asked_not_taken_for_a_pass():
+    """A character landing on a Bridge Token may gain its benefit (p. 24), mixed table, 4 players (mixed
+    seed 330174, saved at turn 80). Freyith took it: a monument benefit copied, the Fortress's upgraded
+    action token, swapped into a presence-only slot; then she activated the Compass of a completed section.
+    Declining ("pass") and then the Compass ends at the same table two decisions sooner, and the search
+    followed past that match only lines whose last decision nothing showed: the benefit's line, visible
+    again at the Compass, was never found, the pass was committed unasked, and turn 81 began from a
+    position never reached. The choice is asked."""
+    _played_to_positions_reached("mixed_bridge_benefit_taken_unseen.json", 4, 330174, turns=2, fidelity="mixed")
+
