@@ -62,6 +62,21 @@ def _made_another(options: list[tuple[str, Action]], seat: int | None,
     return first is not None and first not in offered and first.kind in {action.kind for action in offered}
 
 
+def _not_among(position: AacState, made: Action, options: list[tuple[str, Action]]) -> bool:
+    """Is ``made`` illegal at ``position``, or once made there, is none of the options but a pass legal any
+    more (the choice asked about was made otherwise, not put off)?"""
+    after = position.clone()
+    try:
+        after.apply(made)
+    except IllegalAction:
+        return True
+    choices = [action for _, action in options if action.kind != "pass"]
+    if not choices:
+        return False
+    legal = set(after.legal_actions()) if not after.is_terminal() else set()
+    return not any(action in legal for action in choices)
+
+
 def digest(state: AacState) -> str:
     """Short identity of a position (the recogniser names prompt contexts the same way)."""
     return hashlib.sha1(state.fingerprint().encode()).hexdigest()[:16]
@@ -384,7 +399,8 @@ class AacTruth:
         """Asked right after the controller accepted, as theirs, a decision they did not make there, the
         player names the decision they made next, when it is offered: the question is about what came after
         the decision the controller misread (one that ends as theirs did with what followed, such as a move
-        of no steps on one track taken for a move on another).
+        of no steps on one track taken for a move on another). When what they did next cannot be made there
+        (or closes the options), they name doing nothing, or "none of these".
 
         Presence seed 478, turn 158: Ignotas moved on the Monument Track, no steps, and stopped; then moved
         his character a step. The controller accepted the first action as a character move and asked "move
@@ -405,7 +421,16 @@ class AacTruth:
                 continue
             if j + 1 >= len(made) or made[j][1] == action or (seat is not None and made[j + 1][0] != seat):
                 return None
-            return next((key for key, option in options if option == made[j + 1][1]), None)
+            named = next((key for key, option in options if option == made[j + 1][1]), None)
+            if named is None and _not_among(position, made[j + 1][1], options):
+                # what they did next cannot be made there, or leaves none of the options open: they never
+                # faced the choice asked about, and say they did nothing ("pass") where that is offered
+                # (presence seed 564, turn 34: Multanec's position 5 Compass activated position 5's move, no
+                # steps; the controller took position 1's Deploy and asked there which tile to deploy; he recalled
+                # the deploy he made later in the turn, the line that deployed nothing was ruled out, and his
+                # end of turn two turns on was refused)
+                return next((key for key, option in options if option.kind == "pass"), NONE_OF_THESE)
+            return named
         return None
 
     def _standing_there_again(self, context: str, memory: PromptMemory | None) -> bool:

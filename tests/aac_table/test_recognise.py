@@ -2968,3 +2968,12 @@ def test_a_bridge_benefit_the_table_does_not_show_is_asked_not_taken_for_a_pass(
     position never reached. The choice is asked."""
     _played_to_positions_reached("mixed_bridge_benefit_taken_unseen.json", 4, 330174, turns=2, fidelity="mixed")
 
+
+def test_a_player_asked_about_a_choice_they_never_faced_names_doing_nothing():
+    """A bottom-row energy in position 5 may activate any Action Token (ACTIONS, p. 14), presence-only table,
+    2 players (presence seed 564, saved at turn 32). Multanec's position 5 Compass activated position 5's
+    move, which he made with no steps; the controller, by the same table, took position 1's Deploy. Asked
+    two turns later which tile that Deploy took energy from, he recalled the Deploy he made later in the
+    turn; the line that deployed nothing was ruled out and his end of turn 34 was refused. A player who
+    never faced the choice says "nothing"."""
+    _played_without_errors("presence_compass_move_read_as_deploy.json", 2, 564, turns=4)
