@@ -412,7 +412,8 @@ class AacTruth:
             return None
         made = self.state.history[since:]
         position = start.clone()
-        for j, (_who, action) in enumerate(memory.accepted_since_agreed()):
+        accepted = memory.accepted_since_agreed()
+        for j, (_who, action) in enumerate(accepted):
             try:
                 position.apply(action)
             except IllegalAction:
@@ -422,7 +423,13 @@ class AacTruth:
             if j + 1 >= len(made) or made[j][1] == action or (seat is not None and made[j + 1][0] != seat):
                 return None
             named = next((key for key, option in options if option == made[j + 1][1]), None)
-            if named is None and _not_among(position, made[j + 1][1], options):
+            # (only where the misread is the one difference so far, a decision of the same kind read otherwise:
+            # lines that made their decisions in another order are asked about positions of their own. Mixed
+            # seed 330257, turn 211: Rusné's benefit and Rose activation, read the other way round, then asked
+            # how her Pillar move went on; her next decision, the activation, was behind her there)
+            misread = made[j][1].kind == action.kind \
+                and [a for _, a in made[:j]] == [a for _, a in accepted[:j]]
+            if named is None and misread and _not_among(position, made[j + 1][1], options):
                 # what they did next cannot be made there, or leaves none of the options open: they never
                 # faced the choice asked about, and say they did nothing ("pass") where that is offered
                 # (presence seed 564, turn 34: Multanec's position 5 Compass activated position 5's move, no
