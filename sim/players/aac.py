@@ -427,8 +427,12 @@ class AacTruth:
             # lines that made their decisions in another order are asked about positions of their own. Mixed
             # seed 330257, turn 211: Rusné's benefit and Rose activation, read the other way round, then asked
             # how her Pillar move went on; her next decision, the activation, was behind her there)
+            # (and only when what they did next is of another kind than every option: a load read as another
+            # load is followed by loads the rows read otherwise allow or not, and the player recalls the next
+            # one of theirs; presence seed 115, turn 144)
             misread = made[j][1].kind == action.kind \
-                and [a for _, a in made[:j]] == [a for _, a in accepted[:j]]
+                and [a for _, a in made[:j]] == [a for _, a in accepted[:j]] \
+                and made[j + 1][1].kind not in {option.kind for _, option in options}
             if named is None and misread and _not_among(position, made[j + 1][1], options):
                 # what they did next cannot be made there, or leaves none of the options open: they never
                 # faced the choice asked about, and say they did nothing ("pass") where that is offered
