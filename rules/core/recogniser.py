@@ -294,6 +294,7 @@ class Recogniser:
         # and those before the last commit that showed the table past the position committed then: evidence
         # of the decisions still pending (``_seen_past``, ``_against_evidence``)
         self._past_commit: list[Observed] = []
+        self._cut_since_commit = False  # (lines were dropped at the cap since the last commit)
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
         # the committed position when nothing was last pending, the positions committed since (from it), and
@@ -1899,6 +1900,8 @@ class Recogniser:
         lines of ``hyps`` that are ``keep``'s lines whatever their rank."""
         cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
         kept = hyps[:cap]
+        if len(hyps) > cap:
+            self._cut_since_commit = True
         beyond: list[Hypothesis] = []
         if len(hyps) > cap and keep:
             wanted = {self._line_key(h) for h in keep}
@@ -2686,6 +2689,8 @@ class Recogniser:
             self._prompt = self._make_prompt(hyps)
         else:
             self._prompt = None
+        if len(hyps) > self.settings.max_asking:
+            self._cut_since_commit = True
         self._hyps = _ranked_in_turn(hyps, _rank)[: self.settings.max_asking]
         return Verdict(
             accepted=tuple(accepted),
@@ -2702,9 +2707,48 @@ class Recogniser:
         accepted = hyps[0].path[:index] if hyps else ()
         if not accepted:
             return (), hyps
+        if self._cut_since_commit and self._observed is not None:
+            others = self._dropped_otherwise(hyps, accepted, self._observed)
+            if others:
+                hyps = [*hyps, *others]
+                index = self._divergence(hyps)
+                accepted = hyps[0].path[:index]
+                if not accepted:
+                    return (), hyps
         # (through the searched positions: projected and compared already)
         self._commit(self._along(self._committed, accepted)[-1].state, accepted)
         return accepted, [replace(h, path=h.path[index:]) for h in hyps]
+
+    def _dropped_otherwise(self, hyps: list[Hypothesis], accepted: Path,
+                           observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
+        """Before decisions every kept line begins with are committed, once lines were dropped at the cap
+        since the last commit: lines explaining the table from the committed position that begin otherwise
+        and keep to the answers given (the evidence checks of a search afresh apply). Two players' choices
+        the table cannot show crowd the list: while one is asked about, the other's lines are cut, and the
+        last left is committed unasked. Presence seed 565, turn 34: Multanec's Library benefit was a tile
+        claim; the lines with it were cut while Ignotas was asked about his, and his energy was committed.
+        Mixed seed 330257, turn 287: Rusné's benefit, an upgraded token at a presence-only slot, was cut
+        beside Aureon's choices, and her energy was committed."""
+        seen = max(h.seen for h in hyps)
+        held = max(h.held for h in hyps)
+        res = self._search(Hypothesis((), self._committed, seen - 1, held=held), observed)
+        kept = {self._line_key(h) for h in hyps}
+        found: list[Hypothesis] = []
+        seat = self._ending
+        for m in res.matches:
+            # (one that makes fewer of the decisions, and otherwise none, is no other choice: the kept lines
+            # have the evidence of the rest; nor one that goes on with the seat whose button ended its part)
+            if all(a == b for a, b in zip(m.path, accepted)) or not self._agrees(m):
+                continue
+            if seat is not None and not m.state.is_terminal() and m.state.current_player == seat:
+                continue
+            key = self._line_key(m)
+            if key not in kept:
+                kept.add(key)
+                found.append(m)
+        if not found:
+            return []
+        return self._conserving(self._against_evidence(found), res.partial)
 
     def _commit(self, state: State, accepted: Path) -> None:
         done = tuple(a for _, a in accepted)
@@ -2723,6 +2767,7 @@ class Recogniser:
                 # committed, would refuse the next contributor's benefit)
                 kept.append(((), choice, others, mixed, player, said))
         self._decided = kept
+        self._cut_since_commit = False
         self._past_commit = self._seen_past(state)
         previous, self._committed = self._committed, state
         self._since_last_commit()

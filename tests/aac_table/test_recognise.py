@@ -2977,3 +2977,14 @@ def test_a_player_asked_about_a_choice_they_never_faced_names_doing_nothing():
     turn; the line that deployed nothing was ruled out and his end of turn 34 was refused. A player who
     never faced the choice says "nothing"."""
     _played_without_errors("presence_compass_move_read_as_deploy.json", 2, 564, turns=4)
+
+
+def test_a_choice_cut_at_the_cap_is_looked_for_again_before_the_commit():
+    """Each contributor to a completed section gains the energy or the benefit (p. 18), mixed table, 4
+    players (mixed seed 330257, saved at turn 287). Rusné took the benefit, an upgraded action token swapped
+    into a presence-only slot; Aureon then chose too. Their choices, none shown, crowded the list, Rusné's
+    true line was cut, and the one left, her energy, was committed unasked: turn 288 began from a position
+    never reached. Before a commit, lines that begin otherwise are looked for again from the committed
+    position once any were cut."""
+    _played_to_positions_reached("mixed_benefit_cut_beside_another_players_choices.json", 4, 330257, turns=2,
+                                 fidelity="mixed")
