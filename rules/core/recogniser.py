@@ -2724,11 +2724,10 @@ class Recogniser:
         """Before decisions every kept line begins with are committed, once lines were dropped at the cap
         since the last commit: lines explaining the table from the committed position that begin otherwise
         and keep to the answers given (the evidence checks of a search afresh apply). Two players' choices
-        the table cannot show crowd the list: while one is asked about, the other's lines are cut, and the
-        last left is committed unasked. Presence seed 565, turn 34: Multanec's Library benefit was a tile
-        claim; the lines with it were cut while Ignotas was asked about his, and his energy was committed.
-        Mixed seed 330257, turn 287: Rusné's benefit, an upgraded token at a presence-only slot, was cut
-        beside Aureon's choices, and her energy was committed."""
+        the table cannot show crowd the list, one's lines are cut, and the last left is committed unasked:
+        mixed seed 330257, turn 287, Rusné's benefit, an upgraded token at a presence-only slot, was cut
+        beside Aureon's choices, and her energy was committed. (A line cut that goes further from the table
+        before it comes back, a tile claimed and the pool refilled, is not found so: presence seed 565.)"""
         seen = max(h.seen for h in hyps)
         held = max(h.held for h in hyps)
         res = self._search(Hypothesis((), self._committed, seen - 1, held=held), observed)
