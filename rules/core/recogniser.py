@@ -1444,6 +1444,7 @@ class Recogniser:
         # the true line was dropped, and that line could not pass slot 1 again on its way to slot 2)
         shown = max(m.seen - m.held for m in best)
         moving = [p for p in partial if len(p.path) <= shortest or p.seen - p.held >= shown]
+        moving += self._level_until_now(best, [p for p in partial if not any(p is m for m in moving)], shown)
         moving += self._moves_evidenced_beyond(best, [p for p in partial if not any(p is m for m in moving)])
         answered = self._answered_lines_left(best)
         moving += answered
@@ -1980,6 +1981,17 @@ class Recogniser:
         telling = [i for i in range(len(unexplained)) if any(row[i] for row in covered)]
         kept = [h for h, row in zip(hyps, covered) if all(row[i] for i in telling)]
         return kept or hyps
+
+    def _level_until_now(self, best: list[Hypothesis], partial: list[Hypothesis], shown: int) -> list[Hypothesis]:
+        """Moves in progress that went on from a kept line as well evidenced as the best match, and that
+        explain this snapshot only with a hand at work: the match may be a choice the table cannot show,
+        made otherwise, that happens to need nothing the hand still carries. Mixed seed 340034, turn 90:
+        Freyith took a Bridge Token's benefit, copying the Gate's benefit token (an upgraded token at a
+        presence slot); copying the Fortress's reads the same but for the Fortress section built at the end
+        of the turn, and while its frame was still in hand the Fortress line matched, the Gate's were held,
+        and "the Fortress" was committed unasked."""
+        kept = [h for h in self._hyps if h.path]
+        return [p for p in partial if p.seen - p.held + 1 >= shown and _goes_on(p, kept)]
 
     def _moves_evidenced_beyond(self, best: list[Hypothesis], partial: list[Hypothesis]) -> list[Hypothesis]:
         """Moves in progress that account for every snapshot since the commit that any line accounts for,

@@ -1563,11 +1563,14 @@ def test_a_claim_seen_on_the_way_is_not_crowded_out_by_lines_that_held_its_tile_
     snapshot since, and was dropped from the kept lines: once the slide ended, only claims of tile 2 were
     offered, she answered "none of these", and the reveal was refused (presence seed 104, 2 players, turn
     84). Moves in progress equally evidenced are now ranked by how many snapshots they explained only with
-    tokens in a hand before how close they are to the table: she is asked which claim, and names hers."""
+    tokens in a hand before how close they are to the table. Since 2026-12-05 her line, as well evidenced as
+    the claim of tile 2 until the snapshot that held its tile, is kept beside it (``_level_until_now``) and
+    the table tells them apart once the slide ends; where a claim is asked about, hers is offered."""
     done, asked = _played_and_asked("presence_claim_tile_three_held.json", 2, 104, fidelity="presence")
     claims = [a for a in done if a.kind == "claim"]
     assert claims and claims[0] == Action("claim", ((3,), ("compass", "wild"))), claims
-    assert any(done == claims[0] and done in options for done, options in asked), asked
+    claim_questions = [options for _, options in asked if any(o.kind == "claim" for o in options)]
+    assert all(claims[0] in options for options in claim_questions), claim_questions
 
 
 def test_none_of_these_about_a_gift_rules_out_only_the_asked_players_gift():
@@ -2988,3 +2991,15 @@ def test_a_choice_cut_at_the_cap_is_looked_for_again_before_the_commit():
     position once any were cut."""
     _played_to_positions_reached("mixed_benefit_cut_beside_another_players_choices.json", 4, 330257, turns=2,
                                  fidelity="mixed")
+
+
+def test_a_move_in_progress_as_well_evidenced_until_now_is_kept_beside_a_match():
+    """A Bridge Token's benefit (p. 24) may copy any Monument Benefit Token (p. 21), mixed table, 4 players
+    (mixed seed 340034, saved at turn 90). Freyith copied the Gate's token, an upgraded Action Token at a
+    presence slot. Copying the Fortress's reads the same but for the Fortress section built at the end of
+    the turn: while its frame was still in hand the Fortress line matched the table, the Gate's lines
+    explained it only with the hand at work and were dropped, and "the Fortress" was committed unasked (turn
+    91 began from a position never reached). A move in progress that was as well evidenced as the match
+    until this snapshot is kept beside it, and the choice is asked."""
+    _played_to_positions_reached("mixed_bridge_benefit_copied_while_a_frame_is_in_hand.json", 4, 340034,
+                                 turns=2, fidelity="mixed")
