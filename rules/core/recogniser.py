@@ -1444,7 +1444,7 @@ class Recogniser:
         # the true line was dropped, and that line could not pass slot 1 again on its way to slot 2)
         shown = max(m.seen - m.held for m in best)
         moving = [p for p in partial if len(p.path) <= shortest or p.seen - p.held >= shown]
-        moving += self._level_until_now(best, [p for p in partial if not any(p is m for m in moving)], shown)
+        moving += self._level_until_now([p for p in partial if not any(p is m for m in moving)], shown)
         moving += self._moves_evidenced_beyond(best, [p for p in partial if not any(p is m for m in moving)])
         answered = self._answered_lines_left(best)
         moving += answered
@@ -1982,9 +1982,9 @@ class Recogniser:
         kept = [h for h, row in zip(hyps, covered) if all(row[i] for i in telling)]
         return kept or hyps
 
-    def _level_until_now(self, best: list[Hypothesis], partial: list[Hypothesis], shown: int) -> list[Hypothesis]:
-        """Moves in progress that went on from a kept line as well evidenced as the best match, and that
-        explain this snapshot only with a hand at work: the match may be a choice the table cannot show,
+    def _level_until_now(self, partial: list[Hypothesis], shown: int) -> list[Hypothesis]:
+        """Moves in progress that went on from a kept line as well evidenced as the best match (``shown``),
+        and that explain this snapshot only with a hand at work: the match may be a choice the table cannot show,
         made otherwise, that happens to need nothing the hand still carries. Mixed seed 340034, turn 90:
         Freyith took a Bridge Token's benefit, copying the Gate's benefit token (an upgraded token at a
         presence slot); copying the Fortress's reads the same but for the Fortress section built at the end
