@@ -559,12 +559,22 @@ class Recogniser:
         seen = max(h.seen for h in chosen)
         held = max(h.held for h in chosen)
         res = self._search(Hypothesis(tuple(path), node.state, seen - 1, held=held), observed)
-        kept = {self._line_key(h) for h in chosen}
+        n = len(self._prompt_prefix)
+        return self._unkept(res.matches, chosen,
+                            lambda m: self._agrees(m) and not self._taken_back(m, n, choice))
+
+    def _unkept(self, found: list[Hypothesis], kept: list[Hypothesis],
+                wanted: Callable[[Hypothesis], bool]) -> list[Hypothesis]:
+        """The lines of ``found`` that ``wanted`` accepts and whose position (``_line_key``) no line of
+        ``kept``, nor an earlier one of ``found``, holds: the lines a search afresh adds to the kept ones."""
+        keys = {self._line_key(h) for h in kept}
         out: list[Hypothesis] = []
-        for m in res.matches:
+        for m in found:
+            if not wanted(m):
+                continue
             key = self._line_key(m)
-            if key not in kept and self._agrees(m) and not self._taken_back(m, len(self._prompt_prefix), choice):
-                kept.add(key)
+            if key not in keys:
+                keys.add(key)
                 out.append(m)
         return out
 
@@ -2743,20 +2753,16 @@ class Recogniser:
         seen = max(h.seen for h in hyps)
         held = max(h.held for h in hyps)
         res = self._search(Hypothesis((), self._committed, seen - 1, held=held), observed)
-        kept = {self._line_key(h) for h in hyps}
-        found: list[Hypothesis] = []
         seat = self._ending
-        for m in res.matches:
+
+        def otherwise(m: Hypothesis) -> bool:
             # (one that makes fewer of the decisions, and otherwise none, is no other choice: the kept lines
             # have the evidence of the rest; nor one that goes on with the seat whose button ended its part)
             if all(a == b for a, b in zip(m.path, accepted)) or not self._agrees(m):
-                continue
-            if seat is not None and not m.state.is_terminal() and m.state.current_player == seat:
-                continue
-            key = self._line_key(m)
-            if key not in kept:
-                kept.add(key)
-                found.append(m)
+                return False
+            return seat is None or m.state.is_terminal() or m.state.current_player != seat
+
+        found = self._unkept(res.matches, hyps, otherwise)
         if not found:
             return []
         return self._conserving(self._against_evidence(found), res.partial)
