@@ -1,4 +1,5 @@
-"""Give freed memory back to the system between verdicts, and collect cycles then, not mid-search.
+"""Give freed memory back to the system between verdicts, and collect cycles then, not mid-search
+(``hal.collector`` keeps the collector out of the search itself).
 
 A move search allocates tens of megabytes of short-lived game states; once it is
 over, glibc keeps the freed pages mapped, so the service's resident size would
@@ -9,12 +10,11 @@ free pages, wherever they are in it. Elsewhere (no glibc) this does nothing.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import ctypes.util
 import functools
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 
 @functools.cache
@@ -35,28 +35,6 @@ def release_free_memory() -> bool:
     """Return free heap pages to the system; True when something was released."""
     trim = _malloc_trim()
     return bool(trim(0)) if trim is not None else False
-
-
-@contextlib.contextmanager
-def collection_deferred() -> Iterator[None]:
-    """Keep the cyclic collector out of one input's handling; it runs again right after.
-
-    A move search creates hundreds of thousands of short-lived objects. With Python's default
-    thresholds the collector runs every 700 allocations and keeps re-scanning the recogniser's
-    cached positions: in a 3-player AAC game that was about a sixth of the recognition time.
-    Game states form no reference cycles, so reference counting frees them at once either way
-    (300 decisions left about a thousand objects in cycles, mostly refused-move tracebacks).
-    Only the handling of one input is covered, not the whole run: the collector is off for the
-    whole process meanwhile (``gc.disable`` is process-wide, so other threads' cycles wait too),
-    and it is on again between inputs, when the core is idle.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def freeze_long_lived() -> int:

@@ -24,7 +24,7 @@ import rules
 from firmware_bridge import leds
 from firmware_bridge.config import Config
 from firmware_bridge.journal import GameSetup, Journal, Kind, action_body, replay
-from firmware_bridge.memory import Releaser, collection_deferred
+from firmware_bridge.memory import Releaser
 from firmware_bridge.service import views
 from firmware_bridge.service.commands import handle_command
 from firmware_bridge.service.holding import TableWait
@@ -32,6 +32,7 @@ from firmware_bridge.service.inputs import CommandInput, EventInput, Inbox, Inpu
 from firmware_bridge.service.seams import Flushing, InterpreterFactory, LedSink, Publisher, WorkKeeper
 from firmware_bridge.service.session import InterpreterFault, Session
 from firmware_bridge.service.timekeeping import Clock, Sounds, TimeKeeping
+from hal.collector import collection_deferred
 from rules import CHANCE
 from rules.core.physical import LedFrame, Snapshot
 from rules.core.verdict import Verdict

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from hal.collector import collection_deferred
 from hal.wiring.loader import WiringMap, load_wiring_map
 from rules.aac.state import AacState
 from rules.aac.table_view import AacTableView
@@ -118,13 +119,15 @@ class TableGame:
 
     # -- the recogniser's inputs ----------------------------------------------------
     def _snapshot(self, snapshot: Snapshot) -> None:
-        t0 = time.perf_counter()
-        verdict = self.recogniser.observe(snapshot)
-        self.totals.verdict_ms.append((time.perf_counter() - t0) * 1000)
-        self._after(verdict)
+        with collection_deferred():  # (as the service handles each input)
+            t0 = time.perf_counter()
+            verdict = self.recogniser.observe(snapshot)
+            self.totals.verdict_ms.append((time.perf_counter() - t0) * 1000)
+            self._after(verdict)
 
     def _event(self, event: MomentaryEvent) -> None:
-        self._after(self.recogniser.event(event))
+        with collection_deferred():
+            self._after(self.recogniser.event(event))
 
     def _after(self, verdict: Verdict) -> None:
         self.verdict = verdict

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from hal.collector import collection_deferred
 from hal.wiring.loader import WiringMap, load_wiring_map
 from rules.core.api import CHANCE, Action, IllegalAction
 from rules.core.physical import MomentaryEvent, Snapshot
@@ -185,13 +186,15 @@ class ToeTableGame:
     # -- the service side -------------------------------------------------------------------------
     def _snapshot(self, snapshot: Snapshot) -> None:
         self.totals.snapshots += 1
-        t0 = time.perf_counter()
-        verdict = self.recogniser.observe(snapshot)
-        self.totals.verdict_ms.append((time.perf_counter() - t0) * 1000)
-        self._after(verdict)
+        with collection_deferred():  # (as the service handles each input)
+            t0 = time.perf_counter()
+            verdict = self.recogniser.observe(snapshot)
+            self.totals.verdict_ms.append((time.perf_counter() - t0) * 1000)
+            self._after(verdict)
 
     def _event(self, event: MomentaryEvent) -> None:
-        self._after(self.recogniser.event(event))
+        with collection_deferred():
+            self._after(self.recogniser.event(event))
 
     def _after(self, verdict: Verdict) -> None:
         self._observe(verdict)
