@@ -455,10 +455,15 @@ class Recogniser:
         chosen = [h for h in before if self._agrees(h)]
         if not chosen:
             chosen = self._answered_again(before, option.actions[0])
-        chosen += self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others,
+        through = self._answered_through(before, chosen, len(self._prompt_prefix), option.actions[0], others,
                                          prompt.player)
-        if self._observed is not None and chosen:
-            chosen += self._afresh_from_answer(chosen, option.actions[0], self._observed)
+        if self._observed is not None and (chosen or through):
+            found = self._afresh_from_answer([*chosen, *through], option.actions[0], self._observed)
+            through = self._shortest_per_position([*through, *found])
+            kept = {self._line_key(h) for h in chosen}
+            chosen += [h for h in through if self._line_key(h) not in kept]
+        else:
+            chosen += through
         self._prompt = None
         self._hyps = self._ended_for_button(chosen or self._hyps[:1])
         observed = self._observed
@@ -522,7 +527,7 @@ class Recogniser:
                             observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
         """Lines through the answer that the kept list does not hold: the table is searched for again from
         the named decision (after the decisions the question was asked after), ranked with the kept ones;
-        none that comes back to the asked position (see ``_reached``). A decision named further on, after
+        none that comes back to the asked position and goes on (``_taken_back``). A decision named further on, after
         decisions the lines differ in too (a question every line answers once), is searched for from the
         question's position: the lines may have gone on from what was committed since, in another order.
 
@@ -560,8 +565,27 @@ class Recogniser:
         held = max(h.held for h in chosen)
         res = self._search(Hypothesis(tuple(path), node.state, seen - 1, held=held), observed)
         n = len(self._prompt_prefix)
-        return self._unkept(res.matches, chosen,
-                            lambda m: self._agrees(m) and not self._taken_back(m, n, choice))
+        lengths = {self._line_key(h): len(h.path) for h in chosen}
+        return self._unkept(res.matches, [],
+                            lambda m: self._agrees(m) and not self._taken_back(m, n, choice)
+                            and len(m.path) < lengths.get(self._line_key(m), len(m.path) + 1))
+
+    def _shortest_per_position(self, lines: list[Hypothesis]) -> list[Hypothesis]:
+        """One line per position (``_line_key``), the one with the fewest decisions, in the place of the
+        first: a search afresh after an answer may find a shorter way to a position than the line kept for
+        it. Mixed seed 340037, turn 122: Ignotas moved his Magnet between two rows and back; asked which
+        energy went first he named the Magnet, and his position was held by a four-load line found through
+        the answer, so a wrong three-load line, shorter, was committed once he loaded on."""
+        best: dict[object, Hypothesis] = {}
+        order: list[object] = []
+        for h in lines:
+            key = self._line_key(h)
+            if key not in best:
+                order.append(key)
+                best[key] = h
+            elif len(h.path) < len(best[key].path):
+                best[key] = h
+        return [best[key] for key in order]
 
     def _unkept(self, found: list[Hypothesis], kept: list[Hypothesis],
                 wanted: Callable[[Hypothesis], bool]) -> list[Hypothesis]:
@@ -580,14 +604,20 @@ class Recogniser:
 
     def _taken_back(self, line: Hypothesis, start: int, choice: Action) -> bool:
         """Does ``line``, after its answered ``choice`` (its first from ``start``), come back to the
-        position the choice was made at? Such a line has taken the answer back (see ``_reached``)."""
+        position the choice was made at and go on from there? Such a line has taken the answer back (see
+        ``_reached``). A line that ends where it came back has not: the player named the decision they
+        made and then put back, as the table shows now (mixed seed 340037, turn 122: Ignotas moved his
+        Magnet from one presence-only row to another and back; asked which energy went first, he named
+        the Magnet, and the line that moved it and back was left out for coming back, while the
+        Compass's round trip had held its place in the list: two loads of other lines were committed)."""
         try:
             at = [a for _, a in line.path].index(choice, start)
         except ValueError:
             return False
         nodes = self._along(self._committed, line.path[:at + 1])
         back = self._key(nodes[-2].state)
-        return any(self._key(n.state) == back for n in self._along(nodes[-1].state, line.path[at + 1:]))
+        after = self._along(nodes[-1].state, line.path[at + 1:])
+        return any(self._key(n.state) == back for n in after[:-1])
 
     def _answered_none(self, prompt: Prompt, before: list[Hypothesis], offered: frozenset[Action]) -> Verdict:
         """"None of these": the player made the choice some way the question did not offer (it lists the

@@ -3003,3 +3003,15 @@ def test_a_move_in_progress_as_well_evidenced_until_now_is_kept_beside_a_match()
     until this snapshot is kept beside it, and the choice is asked."""
     _played_to_positions_reached("mixed_bridge_benefit_copied_while_a_frame_is_in_hand.json", 4, 340034,
                                  turns=2, fidelity="mixed")
+
+
+def test_a_load_made_and_put_back_before_it_is_named_keeps_the_shortest_line_to_its_position():
+    """ADVANCE step 4 and Running Out of Energy (p. 12-13: load from any slot of your Device) and REDOING
+    ACTIONS (p. 34), mixed table, 3 players (mixed seed 340037, saved at turn 120). In turn 122 Ignotas moved
+    his Magnet from his new tile II.1's bottom row to I.2's and back, rows the table sees only as full;
+    asked which energy went first, he named the Magnet. The line that moved it and back was left out for
+    coming back to the asked position, and his position was held by a four-load line found through the
+    answer, so a shorter line with other loads was committed, and turn 123 began from a position never
+    reached. A line that ends where it came back has not taken the answer back, and of two lines to one
+    position the shorter is kept."""
+    _played_without_errors("mixed_magnet_moved_and_back_before_it_was_named.json", 3, 340037, 3, fidelity="mixed")
