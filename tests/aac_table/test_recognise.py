@@ -3015,3 +3015,13 @@ def test_a_load_made_and_put_back_before_it_is_named_keeps_the_shortest_line_to_
     reached. A line that ends where it came back has not taken the answer back, and of two lines to one
     position the shorter is kept."""
     _played_without_errors("mixed_magnet_moved_and_back_before_it_was_named.json", 3, 340037, 3, fidelity="mixed")
+
+
+def test_loads_with_a_round_trip_between_a_new_tiles_rows_reach_the_position_the_player_did():
+    """ADVANCE step 4 and Running Out of Energy (p. 12-13), mixed table, 3 players (mixed seed 330109, saved
+    at turn 160). Rusné loaded her new tile II.1 from her Device and the Ship, moving a Magnet from its top
+    row to its bottom row and back up among the loads; asked about them one at a time, she answered each as
+    made, yet turn 161 began with two energies swapped. Of the change the test above checks, this needs
+    the second half: after an answer, of two lines to one position, the shorter is kept."""
+    _played_without_errors("mixed_magnet_moved_down_and_back_up_among_loads.json", 3, 330109, 2,
+                           fidelity="mixed")
