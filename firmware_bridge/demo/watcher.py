@@ -70,6 +70,9 @@ class BoardWatcher:
                              f"within {timeout:.0f} s")
 
     def stop(self) -> None:
+        # (paho's loop thread logs "Client is not connected" for its last pass after a clean disconnect:
+        # the plain demo's output ended with it, after the game was over)
+        self.client.disable_logger()
         self.client.disconnect()
         self.client.loop_stop()
 
