@@ -3025,3 +3025,14 @@ def test_loads_with_a_round_trip_between_a_new_tiles_rows_reach_the_position_the
     the second half: after an answer, of two lines to one position, the shorter is kept."""
     _played_without_errors("mixed_magnet_moved_down_and_back_up_among_loads.json", 3, 330109, 2,
                            fidelity="mixed")
+
+
+def test_a_section_benefit_claim_cut_at_the_cap_is_kept_beside_the_energy():
+    """MONUMENT SECTION COMPLETION (p. 18: each contributor gains the energy or the benefit) and CLAIM (p. 17),
+    presence-only table, 3 players (presence seed 565, saved at turn 34). Multanec, sharing the Library's
+    reward, took the benefit and claimed tile I.1 with it, in place of his multanec.4; while Ignotas was asked
+    about his part, the line with the claim was cut at the cap, and "the energy" was committed for Multanec:
+    turn 35 began from a position never reached. Kept since 83dc205 (a move in progress as well evidenced as
+    the best match until now is kept beside it, ``_level_until_now``); this test failed on the recogniser of
+    c4d4981."""
+    _played_without_errors("presence_section_benefit_claim_cut_at_the_cap.json", 3, 565, 2)
