@@ -525,7 +525,8 @@ class Recogniser:
 
     def _afresh_from_answer(self, chosen: list[Hypothesis], choice: Action,
                             observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
-        """Lines through the answer that the kept list does not hold: the table is searched for again from
+        """Lines through the answer that the kept list does not hold, or holds only by a longer line (the
+        caller keeps the shorter: ``_shortest_per_position``): the table is searched for again from
         the named decision (after the decisions the question was asked after), ranked with the kept ones;
         none that comes back to the asked position and goes on (``_taken_back``). A decision named further on, after
         decisions the lines differ in too (a question every line answers once), is searched for from the
