@@ -794,6 +794,20 @@ class AacTruth:
         there = [key for key, outcome in outcomes.items() if outcome == now]
         return there[0] if len(there) == 1 else None
 
+    def made_among(self, options: Sequence[tuple[str, Action]], since: int, seat: int | None) -> str | None:
+        """Told that "none of these" will not do, and no option ends where the game stands: the one option
+        that is a decision the player (``seat``) made since the controller last agreed (``since``), as a
+        player at the table names the energy they placed, whatever the position the question was put at.
+
+        Mixed seed 342031, turn 140: Freyith chose the Pillar Track for her conduit's move, moved nothing on
+        it, then placed a Wild on her Monument Track; "the Monument Track first" ends alike, and she was
+        asked, at that line's position, which energy she placed on the Monument Track. She had never stood
+        there and said "none of these"; refused, she took the first option, a Compass, and turn 141 began
+        from a position never reached."""
+        made = {action for who, action in self.state.history[since:] if seat is None or who == seat}
+        named = [key for key, action in options if action in made]
+        return named[0] if len(named) == 1 else None
+
     def keep_pace(self, accepted: Sequence[tuple[int | None, Action]], since: int) -> None:
         """The controller accepted ``accepted`` since the truth's ``since``-th decision: where that is what
         the player made, then every promise in order, then more decisions of the promising seat, the player

@@ -142,7 +142,8 @@ class TableGame:
             self.totals.prompts += 1
             if key == NONE_OF_THESE and prompt.id in self.none_refused:
                 # (told one of them it must be: as a player at the table, they pick one)
-                key = self.truth.ending_here({o.key: o.outcome for o in prompt.options if o.actions})
+                key = self.truth.ending_here({o.key: o.outcome for o in prompt.options if o.actions}) \
+                    or self.truth.made_among(options, self.memory.since, prompt.player)
             verdict = self.recogniser.answer(prompt.id, key or prompt.options[0].key)
             if key == NONE_OF_THESE and verdict.refusal is not None and verdict.prompts == (prompt,):
                 self.none_refused.add(prompt.id)

@@ -3036,3 +3036,13 @@ def test_a_section_benefit_claim_cut_at_the_cap_is_kept_beside_the_energy():
     the best match until now is kept beside it, ``_level_until_now``); this test failed on the recogniser of
     c4d4981."""
     _played_without_errors("presence_section_benefit_claim_cut_at_the_cap.json", 3, 565, 2)
+
+
+def test_a_player_told_none_of_these_will_not_do_names_the_energy_they_placed():
+    """ADVANCE step 3, Conduit Tokens (p. 27) and MONUMENT & PILLAR TRACKS (p. 25-26), mixed table, 5 players (mixed
+    seed 342031, saved at turn 140). Freyith chose the Pillar Track for her conduit's move, moved nothing on it,
+    placed a Wild on her Monument Track, moved it up and bound on a pillar. "The Monument Track for the conduit"
+    ends alike and was committed; asked at that line's position which energy she placed on the Monument Track, she
+    had never stood there and said "none of these", was refused, and took the first option, a Compass: turn 141
+    began from a position never reached. A sim player refused so names the option that is a decision they made."""
+    _played_without_errors("mixed_conduit_move_read_on_the_other_track.json", 5, 342031, 2, fidelity="mixed")
