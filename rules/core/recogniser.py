@@ -459,9 +459,7 @@ class Recogniser:
                                          prompt.player)
         if self._observed is not None and (chosen or through):
             found = self._afresh_from_answer([*chosen, *through], option.actions[0], self._observed)
-            through = self._shortest_per_position([*through, *found])
-            kept = {self._line_key(h) for h in chosen}
-            chosen += [h for h in through if self._line_key(h) not in kept]
+            chosen = self._beside(chosen, [*through, *found])
         else:
             chosen += through
         self._prompt = None
@@ -525,12 +523,12 @@ class Recogniser:
 
     def _afresh_from_answer(self, chosen: list[Hypothesis], choice: Action,
                             observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
-        """Lines through the answer that the kept list does not hold, or holds only by a longer line (the
-        caller keeps the shorter: ``_shortest_per_position``): the table is searched for again from
-        the named decision (after the decisions the question was asked after), ranked with the kept ones;
-        none that comes back to the asked position and goes on (``_taken_back``). A decision named further on, after
-        decisions the lines differ in too (a question every line answers once), is searched for from the
-        question's position: the lines may have gone on from what was committed since, in another order.
+        """Lines through the answer (the caller keeps one per position, ``_beside``): the table is searched
+        for again from the named decision (after the decisions the question was asked after), ranked with
+        the kept ones; none that comes back to the asked position and goes on (``_taken_back``). A decision
+        named further on, after decisions the lines differ in too (a question every line answers once), is
+        searched for from the question's position: the lines may have gone on from what was committed since,
+        in another order.
 
         After every answer, not only once lines were dropped: the search keeps one line per position, and
         a line whose position a shorter one holds may never have been kept. Mixed seed 310013, turn 156:
@@ -566,27 +564,22 @@ class Recogniser:
         held = max(h.held for h in chosen)
         res = self._search(Hypothesis(tuple(path), node.state, seen - 1, held=held), observed)
         n = len(self._prompt_prefix)
-        lengths = {self._line_key(h): len(h.path) for h in chosen}
-        return self._unkept(res.matches, [],
-                            lambda m: self._agrees(m) and not self._taken_back(m, n, choice)
-                            and len(m.path) < lengths.get(self._line_key(m), len(m.path) + 1))
+        return [m for m in res.matches if self._agrees(m) and not self._taken_back(m, n, choice)]
 
-    def _shortest_per_position(self, lines: list[Hypothesis]) -> list[Hypothesis]:
-        """One line per position (``_line_key``), the one with the fewest decisions, in the place of the
-        first: a search afresh after an answer may find a shorter way to a position than the line kept for
-        it. Mixed seed 340037, turn 122: Ignotas moved his Magnet between two rows and back; asked which
-        energy went first he named the Magnet, and his position was held by a four-load line found through
-        the answer, so a wrong three-load line, shorter, was committed once he loaded on."""
+    def _beside(self, kept: list[Hypothesis], more: list[Hypothesis]) -> list[Hypothesis]:
+        """``kept``, then the lines of ``more`` at positions (``_line_key``) no kept line holds: one per
+        position, the one with the fewest decisions, in the place of the first. A search afresh after an
+        answer may find a shorter way to a position than a line found through the answer. Mixed seed
+        340037, turn 122: Ignotas moved his Magnet between two rows and back; asked which energy went first
+        he named the Magnet, and his position was held by a four-load line found through the answer, so a
+        wrong three-load line, shorter, was committed once he loaded on."""
+        held = {self._line_key(h) for h in kept}
         best: dict[object, Hypothesis] = {}
-        order: list[object] = []
-        for h in lines:
+        for h in more:
             key = self._line_key(h)
-            if key not in best:
-                order.append(key)
+            if key not in held and (key not in best or len(h.path) < len(best[key].path)):
                 best[key] = h
-            elif len(h.path) < len(best[key].path):
-                best[key] = h
-        return [best[key] for key in order]
+        return [*kept, *best.values()]
 
     def _unkept(self, found: list[Hypothesis], kept: list[Hypothesis],
                 wanted: Callable[[Hypothesis], bool]) -> list[Hypothesis]:
