@@ -153,6 +153,9 @@ class Hypothesis:
     held: int = 0
     # the places whose tokens were out of sight (in a hand) at the latest snapshot this line explained so
     holding: frozenset[str] = frozenset()
+    # kept past the cap only as the starting point of the lines cut there (``_standing_for``): like the
+    # committed position, not an account of the turn of its own
+    standing: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -678,6 +681,17 @@ class Recogniser:
             if at is None or h.path[at][1] not in offered:
                 continue
             line, left = self._way_round(h, at, offered, kinds, left)
+            # (or the decision is the second half of a round trip, the first half of which another token
+            # made as well: the way round begins there. Mixed seed 342070, 4 players, turn 157: Rusné moved
+            # her Wild down her new tile's presence-only rows and back up; the line kept for that position
+            # moved her Compass down and back. Asked which energy went back up, offered the Compass, she said
+            # "none of these", and a line that left another position was committed)
+            who, made = h.path[at]
+            for k in range(at - 1, n - 1, -1):
+                if line is not None or left <= 0:
+                    break
+                if h.path[k][0] == who and h.path[k][1].kind == made.kind:
+                    line, left = self._way_round(h, k, offered, kinds, left)
             if line is not None:
                 kept.add(self._key(line.state))
                 found.append(line)
@@ -976,8 +990,8 @@ class Recogniser:
         found: list[Hypothesis] = []
         known: set[object] = set()
         for h in self._hyps:
-            if not h.path:
-                continue  # (the committed position: the search from it found no end)
+            if not h.path or h.standing:
+                continue  # (the committed position, or a starting point: the search from it found no end)
             here = self._end_along(h, observed, ended)
             if here is None:
                 return []
@@ -1070,7 +1084,17 @@ class Recogniser:
         found: list[Hypothesis] = []
         going: list[Hypothesis] = []  # (moves in progress from such a line: a section still to be replaced)
         known: set[object] = set()
-        for h in self._hyps[:settings.unwatched_from]:
+        # the best kept lines first; once one has been made otherwise, every kept line as well evidenced is
+        # too: lines the table cannot tell apart (which of her untyped energies went to which row) are all
+        # carried through the choice, and asked about. Mixed seed 342061, 3 players, turn 154: Rusné's
+        # bridge gain, read as declined, was made otherwise from the first kept line only; its three loads
+        # from her Exhausted Pool were committed in that line's rows, unasked
+        found_rank: tuple[int, int] | None = None
+        for i, h in enumerate(self._hyps):
+            if found_rank is None and i >= settings.unwatched_from:
+                break
+            if found_rank is not None and (h.seen - h.held, -h.held) != found_rank:
+                continue
             cmp = self._compare(h.state, observed)
             differ = {*cmp.extra, *cmp.missing}
             if not differ:
@@ -1101,8 +1125,10 @@ class Recogniser:
                         going.extend(p for p in res.partial if p.path and self._agrees_from_mark(done, p))
                 if found or going or left <= 0:
                     break
-            if found or going or left <= 0:
+            if going or left <= 0:
                 break
+            if found and found_rank is None:
+                found_rank = (h.seen - h.held, -h.held)
         if not found and not going:
             return None
         undone = self._roll_back(mark)
@@ -1404,17 +1430,20 @@ class Recogniser:
         closest: list[tuple[int, Hypothesis, Comparison]] = []
         expansions = 0
         budget = self.settings.swap_budget if swapping else self.settings.snapshot_budget
-        scores = [self._compare(h.state, observed).score for h in self._hyps]
+        lines = [h for h in self._hyps if not h.standing]
+        scores = [self._compare(h.state, observed).score for h in lines]
         near = min(scores, default=0) + self.settings.max_in_hand
         # explanations far further from the table than the closest are searched only when the close
         # ones explain nothing: a line the players have visibly left must not spend the snapshot's time
-        close = [h for h, score in zip(self._hyps, scores) if score <= near]
-        far = [h for h, score in zip(self._hyps, scores) if score > near]
-        for group in (close, far):
+        close = [h for h, score in zip(lines, scores) if score <= near]
+        far = [h for h, score in zip(lines, scores) if score > near]
+        # and a starting point kept for the lines cut at the cap (``_standing_for``) only when no line does
+        standing = [h for h in self._hyps if h.standing]
+        for group in (close, far, standing):
             if matches or partial:
                 # (but a line further off that the table has shown more of than any line that matches is
                 # searched too: ``_better_evidenced_far``)
-                group = self._better_evidenced_far(far, matches)
+                group = self._better_evidenced_far(far, matches) if group is far else []
                 if not group:
                     break
             for h in group:  # (each its own search: one that stops at a move in progress leaves others to go on)
@@ -1451,7 +1480,13 @@ class Recogniser:
         """Lines that explain the snapshot: settled, or kept while tokens are in a hand or another line is
         still in progress."""
         self._answers_put_back(matches)
-        best = self._dedupe(matches)  # one explanation per resulting position, the best path to it
+        # one explanation per resulting position, the best path to it, of those that account for the
+        # snapshots: the shortest way to a position may skip what the table showed on the way there. Mixed
+        # seed 342070, 4 players, turn 204: Rusné went from the fork to gate.west and back (skipping over
+        # the character there) and on to gate.a; "the fork, then gate.a" ends alike and stood for that
+        # position, the detour ruled it out, and the only line left that went west had declined the
+        # bridge's extra step: her next step was refused
+        best = self._dedupe(self._consistent(matches))
         best = self._seen_returns(self._consistent(best))
         self._widen = False
         if self._unwatched:
@@ -1941,11 +1976,34 @@ class Recogniser:
         if len(hyps) > cap and keep:
             wanted = {self._line_key(h) for h in keep}
             beyond = [h for h in hyps[cap:] if self._line_key(h) in wanted]
+        # (beside the lines kept, not in place of one: it is a starting point, as the committed position is)
+        stand_in = self._standing_for(hyps[cap:], beyond) if len(hyps) > cap else []
         root = [h for h in self._hyps if not h.path][:1]
         if root and any(not h.path for h in kept):
             root = []  # (kept already)
         # the committed position stays a starting point
-        return [*kept[: max(0, cap - len(beyond) - len(root))], *beyond, *root]
+        return [*kept[: max(0, cap - len(beyond) - len(root))], *beyond, *stand_in, *root]
+
+    @staticmethod
+    def _standing_for(cut: list[Hypothesis], kept: Sequence[Hypothesis]) -> list[Hypothesis]:
+        """Of the lines cut at the cap, the one that the most of the others go on from (at least two), kept
+        as their starting point: it stands for them, as a position with more decisions on their way than are
+        kept does (``max_between``), and is searched again at the next snapshot.
+
+        Presence seed 621, 3 players, turn 175: Aureon, taking a benefit, lifted her bridge token and the one
+        on bp.library-beacon to put hers there. Placing it on a path already occupied reads the same at a
+        presence-only table, and those lines, one token "in a hand", ranked before hers (two); cut at the
+        cap, with the position before the placement they all went on from, her placement was refused.
+
+        Marked ``standing``: a seat's button looks for its end along the kept lines, not along this one
+        (presence seed 611, turn 3: it passes through no end of Rusné's claim, and her button was refused)."""
+        going_on = Counter(tuple(g.path[:n]) for g in cut for n in range(1, len(g.path)))  # (lines per proper prefix)
+        best: Hypothesis | None = None
+        most = 1
+        for h in cut:
+            if h.path and going_on[tuple(h.path)] > most and not any(h is k for k in kept):
+                best, most = h, going_on[tuple(h.path)]
+        return [replace(best, standing=True)] if best is not None else []
 
     def _exploding(self, hyps: list[Hypothesis], crowded: bool = False) -> list[Hypothesis] | None:
         """Explanations of the same snapshot (the table cannot tell them apart), once they crowd the list.
@@ -2979,9 +3037,10 @@ class Recogniser:
 
     def _make_prompt(self, hyps: list[Hypothesis]) -> Prompt | None:
         """The question that tells these explanations apart; None if it would have a single answer."""
-        moved = [h for h in hyps if h.path]
+        moved = [h for h in hyps if h.path and not h.standing]
         if len(moved) >= 2:
-            hyps = moved  # the committed position (nothing done yet) is a fallback, not an answer
+            hyps = moved  # the committed position (nothing done yet) is a fallback, not an answer; so is a
+            # starting point kept for the lines cut (``_standing_for``)
         question = self._slot_question(hyps) or self._question(hyps, strict=False)
         if question is not None:
             # the question is put to one player, and their answer is read among their decisions (``_agrees``):

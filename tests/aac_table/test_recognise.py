@@ -3046,3 +3046,56 @@ def test_a_player_told_none_of_these_will_not_do_names_the_energy_they_placed():
     had never stood there and said "none of these", was refused, and took the first option, a Compass: turn 141
     began from a position never reached. A sim player refused so names the option that is a decision they made."""
     _played_without_errors("mixed_conduit_move_read_on_the_other_track.json", 5, 342031, 2, fidelity="mixed")
+
+
+def test_a_bridge_gain_made_otherwise_carries_every_untyped_load_beside_it():
+    """A Bridge Token's benefit (p. 24) may be to gain an energy; ADVANCE step 4 loads the new tile (p. 13),
+    mixed table, 3 players (mixed seed 342061, saved at turn 154). Rusné placed a bridge, gained a Rose (set
+    aside from the count-only reserve, read as the benefit declined), stepped on, then loaded three energies
+    from her unsensed Exhausted Pool into her new tile's presence-only rows. When the Rose went onto her
+    Device, the gain was made otherwise from the first kept line only, and its rows (Compass top, Rose and Wild
+    bottom) were committed unasked: turn 155 began from a position never reached. Every kept line as well
+    evidenced is now carried through the choice made otherwise, and the rows are asked about."""
+    _played_without_errors("mixed_bridge_gain_made_otherwise_beside_untyped_loads.json", 3, 342061, 1,
+                           fidelity="mixed")
+
+
+def test_none_of_these_to_the_second_half_of_a_round_trip_keeps_its_position_through_another_token():
+    """ADVANCE step 4 loads the new tile (p. 13), mixed table, 4 players (mixed seed 342070, saved at turn
+    157). Rusné moved her Wild from her new tile's top row down to its bottom row and back up (presence-only
+    rows); the line kept for that position moved her Compass down and back. Asked which energy went back up
+    (a Compass, a Magnet or a Rose), she said "none of these"; the line at her position was ruled out, and one
+    that left another position was committed: turn 158 began from a position never reached. A way round
+    that makes the round trip with another token now agrees with the answer and keeps the position."""
+    _played_without_errors("mixed_wild_down_and_back_read_as_the_compass.json", 4, 342070, 1, fidelity="mixed")
+
+
+def test_the_shortest_line_to_a_position_does_not_stand_for_a_detour_the_table_showed():
+    """CHARACTER MOVEMENT (p. 24: a character may skip over a space another character occupies; it turns
+    round only where allowed) after a Bridge Token's benefit, mixed table, 4 players (mixed seed 342070,
+    saved at turn 204). Rusné skipped onto the fork, stepped west, skipped back onto the fork and stepped on
+    to gate.a. "Step onto the fork, then gate.a" reaches the same position and stood for it; the snapshots of
+    the detour ruled it out, and the only line left that went west had declined the bridge's benefit: her
+    next step was refused. Lines are now checked against the snapshots before one is kept per position."""
+    _played_without_errors("mixed_detour_west_skipping_a_character_at_the_fork.json", 4, 342070, 1,
+                           fidelity="mixed")
+
+
+def test_the_position_cut_lines_go_on_from_is_kept_as_their_starting_point():
+    """Bridge Tokens (p. 24: a bridge token is placed on a broken path) taken as a Monument Benefit, presence-only
+    table, 3 players (presence seed 621, saved at turn 175). Aureon lifted her bridge token and the token on
+    bp.library-beacon to put hers there. Placing hers on another path already occupied reads the same at
+    presence-only sensors; those lines, one token "in a hand", ranked first, and the cap cut hers with the
+    position before the placement they all went on from: her placement was refused. That position is now
+    kept as the starting point of the lines cut."""
+    _played_without_errors("presence_bridge_token_replaced_on_an_occupied_path.json", 3, 621, 1)
+
+
+def test_a_starting_point_kept_past_the_cap_is_no_end_of_turn_of_its_own():
+    """CLAIM (p. 17: the claimed tile replaces one of the player's tiles, the next is revealed, and each
+    opponent may give the Tile Pool an energy), presence-only table, 5 players (presence seed 611, saved at
+    turn 3). Rusné exhausted her Wild, claimed tile 4 and pressed her button after its replace, while the
+    lines through the reveal and her opponents' unseen gifts crowded the list. The position they go on from,
+    kept past the cap as their starting point, passes through no end of her part; taken as a line of its own,
+    it made her button find none, and her legal end was refused."""
+    _played_without_errors("presence_claim_ended_by_button_beside_a_starting_point.json", 5, 611, 1)
