@@ -351,7 +351,16 @@ class AacTruth:
             # loaded the Rose of his position 5 into his first new tile and the Library's Rose into his second;
             # the controller, with the Library's Rose in the first, asked which energy went into the second,
             # and "the Rose from position 5" ends where he stood before he ended his turn)
-            return self._stood_at(options, outcomes, memory.since) or NONE_OF_THESE
+            # But an option they made and the controller has not accepted is named, whatever the position
+            # the question was put at: the question asks which of these they did, not what came first.
+            # Presence seed 611, 5 players, turn 75: Ignotas loaded a Wild, then the Rose of his position 5
+            # into his new tile's top row; asked, after his turn, whether that Rose went to its top or its
+            # bottom row, he said "none of these" as he had loaded the Wild first, the line with his loads
+            # was ruled out, and turn 76 began from a position never reached
+            unaccepted = sorted(memory.unaccepted_indices(history, deciders))
+            return self._stood_at(options, outcomes, memory.since) \
+                or _option_among(options, seat, [(deciders[i], history[i]) for i in unaccepted]) \
+                or NONE_OF_THESE
         if taken is not None and (taken.kind in {action.kind for _, action in options}
                                   or (taken.kind == "pass" and taken not in {a for _, a in options})):
             # they made this choice at this very position, and none of the options is what they did (nor one
