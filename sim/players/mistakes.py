@@ -570,11 +570,12 @@ class MistakeBook:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def pick(self, truth: object) -> Mistake | None:
+    def pick(self, truth: object, since: int | None = None) -> Mistake | None:
+        """``since``: the truth's decisions when the controller last agreed with the table (see ``legal_now``)."""
         order = list(CORPUS)
         self.rng.shuffle(order)
         for m in order:
-            if self.possible(m, truth):
+            if self.possible(m, truth, since):
                 return m
         return None
 
@@ -588,7 +589,8 @@ class MistakeBook:
         return any(now == earlier for earlier in truth.turn_tables)  # type: ignore[attr-defined]
 
     @staticmethod
-    def legal_now(truth: object, depth: int = Settings.max_depth, budget: int = 3000) -> bool:
+    def legal_now(truth: object, depth: int = Settings.max_depth, budget: int = 3000,
+                  since: int | None = None) -> bool:
         """Does the table now show, as far as its sensors tell, what a few legal decisions of this position
         would, or of a position earlier in this turn (the recogniser may explain the turn again)? Then it
         is no mistake: taking an energy from the count-only reserve when the seat may take a reward
@@ -598,7 +600,13 @@ class MistakeBook:
         table view, at the wiring map's fidelity, over lines that never take the table further from
         what it shows (``budget`` expansions from each position), as many decisions deep as the
         recogniser looks (a 7-decision line re-explaining a turn was once counted a missed mistake), and
-        from this position, once, through a swap at a place that only counts."""
+        from this position, once, through a swap at a place that only counts.
+
+        ``since``: the truth's decisions when the controller last agreed with the table. Its lines start
+        there, so the positions since are tried too, not only this turn's. Presence seed 701, 3 players, turn
+        179: the controller, thirteen decisions behind and still weighing Freyith's turn, read Rusné's flip of
+        Freyith's channel marker as one of Freyith's own choices and settled on it; the soak counted a missed
+        mistake no controller could have told from a legal line."""
         from rules.aac.table_view import AacTableView
         from rules.core.projection import compare, further_only_at_counts, recompare
 
@@ -624,6 +632,10 @@ class MistakeBook:
             return further_only_at_counts(view.units, before, after)
 
         starts = [state, *reversed(truth.turn_states)]  # type: ignore[attr-defined]
+        if since is not None:
+            earliest = len(starts[-1].history)
+            starts += [at for at, _ in reversed(truth.outcomes.values())  # type: ignore[attr-defined]
+                       if since <= len(at.history) < earliest]
         seen: set[str] = set()
         if any(MistakeBook._reaches(start, score, seen, depth, budget) for start in starts):
             return True
@@ -672,7 +684,7 @@ class MistakeBook:
         return False
 
     @staticmethod
-    def possible(m: Mistake, truth: object) -> bool:
+    def possible(m: Mistake, truth: object, since: int | None = None) -> bool:
         """Try the mistake on a scratch copy of the table (so picking changes nothing: not the table, and not
         the random choices, so that making it then makes the very mistake judged here; a miniature moved to
         another neighbouring space than the one tried was once the step back that undoes the last one,
@@ -689,7 +701,7 @@ class MistakeBook:
             try:
                 if not m.make(MistakeContext(truth)):
                     return False
-                return not MistakeBook.redoes(truth) and not MistakeBook.legal_now(truth)
+                return not MistakeBook.redoes(truth) and not MistakeBook.legal_now(truth, since=since)
             except Exception:
                 return False
             finally:

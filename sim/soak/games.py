@@ -253,7 +253,7 @@ class TableGame:
             seat = truth.state.current_player
             if seat >= 0 and left and decisions % 5 == 2 and not self.verdict.pending:
                 for i, mistake in list(left.items()):
-                    if MistakeBook.possible(mistake, truth):
+                    if MistakeBook.possible(mistake, truth, self.memory.since):
                         del left[i]
                         if self._corpus_case(mistake, cases[i]):
                             watching.append((cases[i], self.totals.false_rejections, self.totals.desyncs,
@@ -304,7 +304,7 @@ class TableGame:
 
     def inject_mistake(self) -> None:
         assert self.mistakes is not None
-        mistake = self.mistakes.pick(self.truth)
+        mistake = self.mistakes.pick(self.truth, self.memory.since)
         if mistake is None:
             return
         self.totals.mistakes += 1

@@ -819,7 +819,7 @@ class ServiceGame:
         with self.calm:
             while self._disturbed():
                 time.sleep(0.05)
-            mistake = self.book.pick(self.truth)
+            mistake = self.book.pick(self.truth, self.memory.since)
             if mistake is None:
                 return
             self.result.mistakes += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
@@ -124,3 +125,28 @@ def test_a_token_moved_is_never_shown_at_both_ends_of_its_move() -> None:
     assert shown_on_the_way(units, before, both, seen(0, 1, 1), everything, changed(before, both))
     # a token where neither position has one is on no way between them
     assert not shown_on_the_way(units, before, before, seen(0, 1, 1), everything, set())
+
+
+def test_a_table_the_controller_can_read_from_where_it_last_agreed_is_no_mistake() -> None:
+    """The sim players make only mistakes no legal line shows as the sensors do (``MistakeBook.legal_now``),
+    and the controller's lines start where it last agreed with the table, which can be a turn or more back.
+    Presence seed 701, 3 players, turn 179: the controller, thirteen decisions behind and still weighing
+    Freyith's turn, read Rusné's flip of Freyith's channel marker as a choice of Freyith's and settled on it,
+    and the soak counted a missed mistake. Here the table is put back as it stood a whole turn ago, where the
+    controller last agreed: no decision of this turn shows it, a line from there does."""
+    from sim.players.aac import AacTruth
+    from sim.players.mistakes import MistakeBook
+    from sim.soak.games import TableGame, wiring_for
+
+    game = TableGame(2, 5, wiring_for("identity"))
+    truth = game.truth
+    while truth.state.turns_done < 3:
+        game.step()
+    agreed = truth.state.clone()
+    while truth.state.turns_done < 4:
+        game.step()
+    game.step()  # (one decision into the next turn: its positions are this turn's)
+    then = AacTruth(agreed.clone(), random.Random(0), truth.specs)
+    truth.table.contents = {location: list(tokens) for location, tokens in then.table.contents.items()}
+    assert not MistakeBook.legal_now(truth)
+    assert MistakeBook.legal_now(truth, since=len(agreed.history))
