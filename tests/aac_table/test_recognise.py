@@ -381,8 +381,8 @@ def test_a_marker_flipped_by_another_player_is_refused_not_explained_by_rewritin
     made: list[str] = []
     pick = book.pick
 
-    def noted(truth: object) -> Mistake | None:
-        mistake = pick(truth)
+    def noted(truth: object, since: int | None = None) -> Mistake | None:
+        mistake = pick(truth, since)
         if mistake is not None:
             made.append(mistake.name)
         return mistake
