@@ -1441,9 +1441,11 @@ class Recogniser:
         standing = [h for h in self._hyps if h.standing]
         for group in (close, far, standing):
             if matches or partial:
+                if group is standing:
+                    break  # (a starting point only when no line explains the snapshot)
                 # (but a line further off that the table has shown more of than any line that matches is
                 # searched too: ``_better_evidenced_far``)
-                group = self._better_evidenced_far(far, matches) if group is far else []
+                group = self._better_evidenced_far(far, matches)
                 if not group:
                     break
             for h in group:  # (each its own search: one that stops at a move in progress leaves others to go on)
@@ -1988,7 +1990,8 @@ class Recogniser:
     def _standing_for(cut: list[Hypothesis], kept: Sequence[Hypothesis]) -> list[Hypothesis]:
         """Of the lines cut at the cap, the one that the most of the others go on from (at least two), kept
         as their starting point: it stands for them, as a position with more decisions on their way than are
-        kept does (``max_between``), and is searched again at the next snapshot.
+        kept does (``max_between``), and is searched at a later snapshot when no kept line explains it
+        (``_gather``).
 
         Presence seed 621, 3 players, turn 175: Aureon, taking a benefit, lifted her bridge token and the one
         on bp.library-beacon to put hers there. Placing it on a path already occupied reads the same at a
