@@ -555,6 +555,7 @@ class Recogniser:
                 path.append((who, action))
         except IllegalAction:
             return []
+        asked_at, asked_path = node, list(path)
         direct = choice in _legal(node)
         if direct:
             path.append((_who(node.state, node.state.current_player, choice), choice))
@@ -567,7 +568,39 @@ class Recogniser:
         held = max(h.held for h in chosen)
         res = self._search(Hypothesis(tuple(path), node.state, seen - 1, held=held), observed)
         n = len(self._prompt_prefix)
-        return [m for m in res.matches if self._agrees(m) and not self._taken_back(m, n, choice)]
+        found = [m for m in res.matches if self._agrees(m) and not self._taken_back(m, n, choice)]
+        after = self._after_earlier_answers(asked_at, asked_path, choice)
+        if after is not None:
+            res = self._search(Hypothesis(tuple(after[1]), after[0].state, seen - 1, held=held), observed)
+            found += [m for m in res.matches if self._agrees(m) and not self._taken_back(m, n, choice)]
+        return found
+
+    def _after_earlier_answers(self, at: _Node, path: list[tuple[int, Action]], choice: Action
+                               ) -> tuple[_Node, list[tuple[int, Action]]] | None:
+        """The position (and the path to it) after the decisions the same player named earlier at the
+        question's very position, in the order named, then ``choice``: an answer to a second question
+        there names the decision made after them. None when there were none, or they cannot be made so.
+
+        Presence seed 729, 3 players, turn 122: Rusné loaded a Compass into her new tile's bottom row, the
+        Fortress's Magnet beside it and the Magnet of position 3 into the top row. Asked which load came
+        first, she named the Compass. "The Fortress's Magnet to the top row, the Compass, then the other
+        Magnet to the bottom row" reaches her very position (two Magnets alike) and stood for it, so the
+        next question, put where the lines first differed, was about her first load again: that Magnet in
+        the top or the bottom row. She named the bottom; searched for as her first load, every line found
+        went against her first answer, and the lines left moved her Compass up: turn 123 began from a
+        position never reached."""
+        prefix, player = self._decided[-1][0], self._decided[-1][4]
+        earlier = [named for before, named, _others, mixed, who, _said in self._decided[:-1]
+                   if before == prefix and who == player and named is not None and not mixed and named != choice]
+        if not earlier:
+            return None
+        node, path = at, list(path)
+        for action in [*earlier, choice]:
+            if action not in _legal(node):
+                return None
+            path.append((_who(node.state, node.state.current_player, action), action))
+            node = self._child(node, action)[0]
+        return node, path
 
     def _beside(self, kept: list[Hypothesis], more: list[Hypothesis]) -> list[Hypothesis]:
         """``kept``, then the lines of ``more`` at positions (``_line_key``) no kept line holds: one per
@@ -2209,7 +2242,10 @@ class Recogniser:
         telling = [seen for seen in unexplained if any(self._on_the_way(ways[id(h)], seen) for h in going_on)]
         if not telling:
             return matches
-        ruled_out = {id(m) for m in fresh if not all(self._on_the_way(ways[id(m)], seen) for seen in telling)}
+        # (a snapshot tells against a line by the places the line moves tokens between, not by a token put
+        # down where the line never touches: that is a hand at work or a mistake, not a token at both ends)
+        ruled_out = {id(m) for m in fresh
+                     if not all(self._on_the_way(ways[id(m)], seen, moved_only=True) for seen in telling)}
         return [m for m in matches if id(m) not in ruled_out]
 
     def _way(self, h: Hypothesis) -> tuple[list[_Node], set[str]] | None:
@@ -2223,15 +2259,16 @@ class Recogniser:
             moved.update(u for u, _ in before.exp.items() ^ after.exp.items())
         return nodes, moved
 
-    def _on_the_way(self, way: tuple[list[_Node], set[str]] | None, seen: Evidence) -> bool:
+    def _on_the_way(self, way: tuple[list[_Node], set[str]] | None, seen: Evidence, moved_only: bool = False
+                    ) -> bool:
         """Could this snapshot have been seen while the line's decisions were carried out: part-way from one
         position along it to the same or a later one, each token moved at its old place, its new place or in
-        a hand?"""
+        a hand? (``moved_only``: looking only at the places the line moves tokens between.)"""
         if way is None:
             return True
         observed, extra, missing = seen
         nodes, moved = way
-        check = moved | set(extra) | set(missing)
+        check = set(moved) if moved_only else moved | set(extra) | set(missing)
         units = self.view.units
         for k, start in enumerate(nodes):
             for end in nodes[k:]:

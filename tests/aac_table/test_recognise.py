@@ -3115,3 +3115,27 @@ def test_a_player_asked_after_their_turn_names_the_load_they_made_whatever_came_
     t = game.totals
     assert game.truth.state.turns_done == 77
     assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+
+
+def test_a_token_put_down_where_a_line_never_touches_does_not_rule_that_line_out():
+    """ACTIONS (p. 14: exhaust a bottom-row energy, then take an action with it), presence-only table,
+    4 players (presence seed 738, saved at turn 172). Ignotas exhausted his Compass, then by mistake set a
+    token on his position 1 top row and took it off again. "Slide tile II.1 and load three energies, three
+    tokens in a hand" read that snapshot; once it was put right the table showed his exhaust exactly, yet
+    that line, found afresh, was ruled out because the snapshot showed a token where it never puts one, as
+    though it showed one token at both ends of its move. His turn was read from the slide, and his legal
+    end of turn was refused ("Exhaust a bottom-row energy first"). A snapshot now tells against a line only
+    by the places the line moves tokens between."""
+    _played_without_errors("presence_token_put_down_by_mistake_beside_an_exhaust.json", 4, 738, 2)
+
+
+def test_a_second_answer_at_one_position_is_searched_for_after_the_first():
+    """ADVANCE step 4 loads the new tile (p. 13), presence-only table, 3 players (presence seed 729, saved at
+    turn 122). Rusné loaded a Compass into her new tile's bottom row, the Fortress's Magnet beside it, and
+    the Magnet of her position 3 into the top row. Asked which load came first, she named the Compass. A line
+    that loaded the Fortress's Magnet into the top row first reaches her very position (the two Magnets are
+    alike) and stood for it, so the next question was about her first load again: that Magnet in the top or
+    the bottom row. She named the bottom; searched for as her first load, every line found went against her
+    first answer, and the lines left moved her Compass up to the top row: turn 123 began from a position
+    never reached. The second answer is now also searched for after the first."""
+    _played_without_errors("presence_two_magnets_loaded_after_the_compass_named_first.json", 3, 729, 2)
