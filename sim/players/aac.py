@@ -292,6 +292,7 @@ class AacTruth:
         if known is not None:
             at, outcome = known
             reached: dict[str, str] = {}
+            after_option: dict[str, AacState] = {}
             for key, action in options:
                 other = at.clone()
                 try:
@@ -299,6 +300,7 @@ class AacTruth:
                 except IllegalAction:
                     continue
                 reached[key] = digest(other)
+                after_option[key] = other
                 if reached[key] == outcome:
                     return key
             # one decision there to the effect of several they made from there (presence seed 545, turn 205:
@@ -312,6 +314,14 @@ class AacTruth:
                 alike = [key for key, reached_digest in reached.items() if reached_digest in later]
                 if len(alike) == 1:
                     return alike[0]
+                # or a few decisions of theirs on: a move made another way to where they went (presence seed
+                # 727, 5 players, turn 218: Freyith skipped onto forge.start and stepped back to forge.a;
+                # offered "step onto forge.start" or "stop", the controller's line for her round trip, she
+                # named her later stop, and the turn after began from a position never reached)
+                if not alike:
+                    on = [key for key, st in after_option.items() if _leads_to(st, later, at.current_player)]
+                    if len(on) == 1:
+                        return on[0]
         misread = self._after_a_misread(context, options, memory, seat) if memory is not None else None
         if misread is not None:
             return misread
@@ -854,6 +864,28 @@ class AacTruth:
         return (self.answer(str(prompt.get("context", "")), options, memory, outcomes,
                             seat if isinstance(seat, int) else None)
                 or str(published[0]["key"]))
+
+
+def _leads_to(st: AacState, positions: set[str], seat: int, depth: int = 2) -> bool:
+    """Can ``seat``, deciding on from ``st``, reach one of ``positions`` (digests) within ``depth`` of their
+    own decisions?"""
+    level = [st]
+    for _ in range(depth):
+        nxt: list[AacState] = []
+        for at in level:
+            if at.is_terminal() or at.current_player != seat:
+                continue
+            for action in at.legal_actions():
+                other = at.clone()
+                try:
+                    other.apply(action)
+                except IllegalAction:
+                    continue
+                if digest(other) in positions:
+                    return True
+                nxt.append(other)
+        level = nxt
+    return False
 
 
 def _own_paths(st: AacState, seat: int, wanted: set[Action], depth: int = 2) -> dict[Action, list[Action]]:

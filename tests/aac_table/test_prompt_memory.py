@@ -608,3 +608,30 @@ def test_a_player_refused_none_of_these_names_the_one_option_ending_where_the_ga
     assert truth.ending_here({"1": elsewhere, "2": here}) == "2"
     assert truth.ending_here({"1": elsewhere}) is None
     assert truth.ending_here({"1": here, "2": here}) is None
+
+
+def test_a_player_names_the_option_that_leads_a_few_decisions_on_to_where_they_went() -> None:
+    """CHARACTER MOVEMENT (p. 24: a character may skip over a space another character occupies) after
+    ADVANCE, presence seed 727, 5 players, turn 218. Freyith skipped onto forge.start and stepped back to
+    forge.a: the controller's line for her round trip stepped onto forge.start instead (the same position
+    once back). Asked "step onto forge.start, or stop?", she named her stop, made after the round trip; the
+    line with no move at all was kept, and turn 219 began from a position never reached. A player names the
+    one option from which a few decisions of theirs lead to a position they went on to reach."""
+    data = json.loads((Path(__file__).parent / "data" / "presence_round_trip_over_an_occupied_start_space.json")
+                      .read_text())
+    state = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(state, AacState)
+    truth = AacTruth(state, random.Random(0), load_wiring_map("aac-5p").specs())
+    freyith = state.current_player
+    memory = PromptMemory()
+    truth.apply(Action("slide", ("freyith.5",)))
+    memory.agreed(len(truth.state.history))  # (the controller committed the slide)
+    asked = digest(truth.state)
+    step, skip = Action("step", ("forge.start",)), Action("skip", ("forge.start",))
+    assert {step, skip, PASS} <= set(truth.state.legal_actions())
+    for action in (skip, Action("step", ("forge.a",)), PASS, Action("load", (1, "bottom", "wild", "exhausted")),
+                   Action("load", (1, "top", "wild", "exhausted")), PASS):
+        truth.apply(action)
+    assert truth.answer(asked, [("1", step), ("2", PASS)], memory, {}, freyith) == "1"
+    # (with the move they made offered, they name it)
+    assert truth.answer(asked, [("1", skip), ("2", step), ("3", PASS)], memory, {}, freyith) == "1"
