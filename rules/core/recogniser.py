@@ -1996,6 +1996,14 @@ class Recogniser:
         def rank(h: Hypothesis) -> tuple[bool, int, int]:
             return (id(h) not in matching, h.held - h.seen, len(h.path))
         ranked = _ranked_in_turn(hyps, rank)
+        # (the committed position stays a starting point whatever its rank, as ``_capped`` keeps it: counted
+        # here, or it would take the place of the last line kept. Presence seed 755, 3 players, turn 161:
+        # Multanec, asked which load came first, named his Magnet from the Tile Pool; the line through it to
+        # his true position, found afresh, ranked twelfth of twelve, the committed position displaced it, and
+        # his end of turn committed a Compass moved up from his new tile's bottom row he never moved)
+        root = next((h for h in hyps if not h.path), None)
+        if root is not None and all(h is not root for h in ranked[:cap]):
+            ranked = [*ranked[:cap - 1], root]
         best = {id(h) for h in ranked[:cap]}
         return [h for h in hyps if id(h) in best]
 

@@ -3139,3 +3139,14 @@ def test_a_second_answer_at_one_position_is_searched_for_after_the_first():
     first answer, and the lines left moved her Compass up to the top row: turn 123 began from a position
     never reached. The second answer is now also searched for after the first."""
     _played_without_errors("presence_two_magnets_loaded_after_the_compass_named_first.json", 3, 729, 2)
+
+
+def test_the_committed_position_kept_after_an_answer_takes_no_line_s_place():
+    """ADVANCE step 4 loads the new tile (p. 13), presence-only table, 3 players (presence seed 755, saved at
+    turn 161). Multanec loaded his new tile's top row with a Magnet from the Tile Pool, then the Compass of
+    his position 4. Asked which came first, he named the Magnet. The line through it to his true position,
+    found afresh, was the twelfth of the twelve lines kept after the answer, and the committed position,
+    always kept as a starting point, took its place; his end of turn committed a Compass moved up from the
+    new tile's bottom row, and Ignotas's turn was refused. The starting point is now counted in the lines
+    an answer keeps."""
+    _played_without_errors("presence_magnet_named_first_beside_the_committed_position.json", 3, 755, 2)
