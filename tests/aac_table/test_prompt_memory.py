@@ -108,6 +108,14 @@ def test_a_like_decision_of_another_seat_left_unaccepted_is_not_recalled_as_ones
     assert memory.answer(history, options, [2, 3], 2) == "2"
 
 
+def _saved_truth(name: str) -> AacTruth:
+    """The players' game at a position saved from a soak (tests/aac_table/data), at a 5-seat table."""
+    data = json.loads((Path(__file__).parent / "data" / name).read_text())
+    state = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(state, AacState)
+    return AacTruth(state, random.Random(0), load_wiring_map("aac-5p").specs())
+
+
 def _truth(seed: int) -> AacTruth:
     state = rules.load("aac").new_game(players=2, seed=seed, options={})
     assert isinstance(state, AacState)
@@ -576,12 +584,8 @@ def test_a_player_names_the_one_decision_that_leads_where_several_of_theirs_did(
     activated, offered that other action and a pass deeper in another line, he recalled his pass, the line
     that stood for what he did was ruled out, and a later move of his was refused. A player names the one
     option that, made where they were asked, leads to a position they went on to reach."""
-    data = json.loads((Path(__file__).parent / "data" / "presence_deploy_declined_then_compass_put_back.json")
-                      .read_text())
-    state = rules.load("aac").state_from_json(data["state"])
-    assert isinstance(state, AacState)
-    truth = AacTruth(state, random.Random(0), load_wiring_map("aac-5p").specs())
-    multanec = state.current_player
+    truth = _saved_truth("presence_deploy_declined_then_compass_put_back.json")
+    multanec = truth.state.current_player
     memory = PromptMemory()
     memory.agreed(len(truth.state.history))
     truth.apply(Action("exhaust", (1, "bottom", "magnet")))
@@ -617,12 +621,8 @@ def test_a_player_names_the_option_that_leads_a_few_decisions_on_to_where_they_w
     once back). Asked "step onto forge.start, or stop?", she named her stop, made after the round trip; the
     line with no move at all was kept, and turn 219 began from a position never reached. A player names the
     one option from which a few decisions of theirs lead to a position they went on to reach."""
-    data = json.loads((Path(__file__).parent / "data" / "presence_round_trip_over_an_occupied_start_space.json")
-                      .read_text())
-    state = rules.load("aac").state_from_json(data["state"])
-    assert isinstance(state, AacState)
-    truth = AacTruth(state, random.Random(0), load_wiring_map("aac-5p").specs())
-    freyith = state.current_player
+    truth = _saved_truth("presence_round_trip_over_an_occupied_start_space.json")
+    freyith = truth.state.current_player
     memory = PromptMemory()
     truth.apply(Action("slide", ("freyith.5",)))
     memory.agreed(len(truth.state.history))  # (the controller committed the slide)
