@@ -531,7 +531,8 @@ class Recogniser:
         the kept ones; none that comes back to the asked position and goes on (``_taken_back``). A decision
         named further on, after decisions the lines differ in too (a question every line answers once), is
         searched for from the question's position: the lines may have gone on from what was committed since,
-        in another order.
+        in another order. An answer to a second question put at that position to the same player is also
+        searched for after the decisions named there before (``_after_earlier_answers``).
 
         After every answer, not only once lines were dropped: the search keeps one line per position, and
         a line whose position a shorter one holds may never have been kept. Mixed seed 310013, turn 156:
