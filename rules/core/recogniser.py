@@ -567,12 +567,14 @@ class Recogniser:
         # and the lines left all had one token for it: it was committed unasked)
         seen = max(h.seen for h in chosen)
         held = max(h.held for h in chosen)
-        res = self._search(Hypothesis(tuple(path), node.state, seen - 1, held=held), observed)
         n = len(self._prompt_prefix)
-        found = [m for m in res.matches if self._agrees(m) and not self._taken_back(m, n, choice)]
+        starts = [(node, path)]
         after = self._after_earlier_answers(asked_at, asked_path, choice)
         if after is not None:
-            res = self._search(Hypothesis(tuple(after[1]), after[0].state, seen - 1, held=held), observed)
+            starts.append(after)
+        found: list[Hypothesis] = []
+        for start, way in starts:
+            res = self._search(Hypothesis(tuple(way), start.state, seen - 1, held=held), observed)
             found += [m for m in res.matches if self._agrees(m) and not self._taken_back(m, n, choice)]
         return found
 
@@ -2277,7 +2279,7 @@ class Recogniser:
             return True
         observed, extra, missing = seen
         nodes, moved = way
-        check = set(moved) if moved_only else moved | set(extra) | set(missing)
+        check = moved if moved_only else moved | set(extra) | set(missing)
         units = self.view.units
         for k, start in enumerate(nodes):
             for end in nodes[k:]:
