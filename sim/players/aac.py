@@ -318,8 +318,12 @@ class AacTruth:
                 # 727, 5 players, turn 218: Freyith skipped onto forge.start and stepped back to forge.a;
                 # offered "step onto forge.start" or "stop", the controller's line for her round trip, she
                 # named her later stop, and the turn after began from a position never reached)
+                # Only an option naming what they chose there: stepping onto forge.start is their skip onto it,
+                # but replenishing tile 4 is not their replenishing tile 1 (presence seed 793, below)
                 if not alike:
-                    on = [key for key, st in after_option.items() if _leads_to(st, later, at.current_player)]
+                    on = [key for key, st in after_option.items()
+                          if (taken is None or dict(options)[key].args == taken.args)
+                          and _leads_to(st, later, at.current_player)]
                     if len(on) == 1:
                         return on[0]
         misread = self._after_a_misread(context, options, memory, seat) if memory is not None else None
@@ -352,7 +356,13 @@ class AacTruth:
             key, index = recalled
             self.told[index] = (history[index], context)
             return key
-        if (memory is not None and seat is not None and seat != self.state.current_player
+        # (not when they stood at the very position asked about and chose there something of a kind offered:
+        # that choice, below, is the answer. Presence seed 793, 5 players, turn 208: Freyith chose tile 1 to
+        # replenish and loaded nothing; asked after her next turn "replenish tile 4, or one of two loads?",
+        # she named tile 4, whose line (a Magnet loaded into it, then slid out of her Device) ends where she
+        # stood, and that Magnet load, never made, was committed)
+        chose_here = taken is not None and taken.kind in {action.kind for _, action in options}
+        if (memory is not None and seat is not None and seat != self.state.current_player and not chose_here
                 and memory.made_otherwise(history, options, deciders, seat)):
             # their part is over, and what they did of this kind is not offered (presence seed 100, no
             # mistakes, turn 82: Freyith, asked which tile replaced tile III.4, had replaced tile III.2)

@@ -635,3 +635,37 @@ def test_a_player_names_the_option_that_leads_a_few_decisions_on_to_where_they_w
     assert truth.answer(asked, [("1", step), ("2", PASS)], memory, {}, freyith) == "1"
     # (with the move they made offered, they name it)
     assert truth.answer(asked, [("1", skip), ("2", step), ("3", PASS)], memory, {}, freyith) == "1"
+
+
+def test_a_player_who_chose_another_tile_names_no_option_that_only_ends_alike() -> None:
+    """REPLENISH A TRANSMUTER TILE (p. 21: "You do not need to fill all available tile slots"), presence
+    seed 793, 5 players, turn 208. Freyith chose tile 1 to replenish and loaded nothing, then took her next
+    turn. Asked, once Ignotas was deciding, "replenish tile 4, or one of two loads?", she named tile 4: from
+    there, loading nothing leads where she went, and its line (a Magnet loaded into tile 4, slid out of her
+    Device in her next turn) ends where she stood. That Magnet load was committed, and turn 209 began from a
+    position never reached. What she chose there was a tile; tile 4 is not the one she chose."""
+    truth = _saved_truth("presence_tile_replenished_with_nothing.json")
+    freyith = truth.state.current_player
+    memory = PromptMemory()
+    memory.agreed(len(truth.state.history))  # (the controller committed her exhaust and reward)
+    asked = digest(truth.state)
+    replenish_4 = Action("replenish", (4,))
+    assert replenish_4 in truth.state.legal_actions()
+    made = [Action("replenish", (1,)), PASS, Action("slide", ("freyith.2",)), Action("slide", ("III.2",)),
+            Action("load", (1, "bottom", "magnet", "exhausted")), Action("load", (1, "top", "compass", "exhausted")),
+            Action("load", (2, "bottom", "rose", "exhausted")), Action("load", (1, "top", "rose", "exhausted")),
+            Action("load", (1, "bottom", "rose", "dev:2:bottom")),
+            Action("load", (2, "top", "compass", "bound:library")),
+            Action("load", (2, "bottom", "magnet", "dev:5:top")), Action("load", (1, "bottom", "compass", "dev:3:top")),
+            PASS, Action("slide", ("I.1",))]
+    for action in made:
+        truth.apply(action)
+    assert truth.state.current_player != freyith
+    options = [("1", replenish_4), ("2", Action("load", (1, "bottom", "compass", "dev:1:top"))),
+               ("3", Action("load", (1, "bottom", "rose", "dev:1:top")))]
+    # (tile 4's line ends where the game stands; the loads' lines elsewhere)
+    outcomes = {"1": digest(truth.state), "2": "elsewhere", "3": "elsewhere too"}
+    assert truth.answer(asked, options, memory, outcomes, freyith) == NONE_OF_THESE
+    # (with the tile she chose offered, she names it)
+    options.append(("4", Action("replenish", (1,))))
+    assert truth.answer(asked, options, memory, outcomes, freyith) == "4"
