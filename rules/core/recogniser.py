@@ -1409,9 +1409,10 @@ class Recogniser:
                  | None = None) -> Verdict:
         """``gathered``: ``_gather``'s result for ``observed`` from the kept lines, if already searched."""
         matches, partial, closest = gathered if gathered is not None else self._gather(observed)
-        if not matches and gathered is None:
-            matches = self._put_back_lines(observed)
-        matches = self._conserving(self._against_evidence(matches), partial)
+        restored = self._put_back_lines(observed) if not matches and gathered is None else []
+        # (lines taken up again where the table was put back: the snapshots since that earlier table, which
+        # showed what was put right, tell nothing against them)
+        matches = [*self._conserving(self._against_evidence(matches), partial), *restored]
         if matches:
             return self._matched(matches, partial, observed)
         if not partial and self._widen and self.settings.unwatched_reach > 1:
@@ -1443,18 +1444,30 @@ class Recogniser:
         Presence seed 190, 2 players, turn 89: Freyith, part-way through a claim (the tile lifted from the
         Tile Pool), put an exhausted Compass on an Achievement by mistake and took it back. A legal line read
         the Compass as a Tile Pool energy moved there; with the claim's lines dropped meanwhile, the kept
-        lines then held that energy "in a hand" to the end of the turn, and Rusné's next move was refused."""
+        lines then held that energy "in a hand" to the end of the turn, and Rusné's next move was refused.
+
+        Decisions committed since then are no reason not to: the lines kept then that made them go on from
+        the position committed now. Presence seed 619, 5 players, turn 113: Rusné lifted her character
+        towards the Library's fork and put it back; only lines completing the Library's section explained
+        the character in her hand, their first decisions were committed, and back where the table stood
+        before, her turn was read afresh, wrongly."""
         restored: list[Hypothesis] = []
         taken = {self._line_key(h) for h in self._hyps}
+        now = self._committed.history
         for seen, committed, lines in list(self._kept_at)[:-1]:  # (the latest: the lines kept now, or dropped since)
-            if seen != observed or committed is not self._committed:
+            then = committed.history
+            if seen != observed or len(then) > len(now) or now[:len(then)] != then:
                 continue
-            for h in lines:
+            since = tuple(now[len(then):])  # (committed since: the lines kept then that made those go on)
+            for kept in lines:
+                if kept.path[:len(since)] != since:
+                    continue
+                h = Hypothesis(kept.path[len(since):], kept.state, kept.seen + 1, held=kept.held)
                 key = self._line_key(h)
                 if key in taken or not self._compare(h.state, observed).exact or not self._agrees(h):
                     continue
                 taken.add(key)
-                restored.append(Hypothesis(h.path, h.state, h.seen + 1, held=h.held))
+                restored.append(h)
         return restored
 
     def _gather(self, observed: Mapping[str, tuple[str, ...] | int], swapping: bool = False
