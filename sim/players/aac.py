@@ -260,6 +260,8 @@ class AacTruth:
         # (what they did there last time is not the answer when the game has come round to it and the
         # controller has accepted that decision: the choice there is still to make)
         taken = None if again else self.seen.get(context)
+        # (they stood at the very position asked about and chose there something of a kind offered)
+        chose_here = taken is not None and taken.kind in {action.kind for _, action in options}
         for key, action in options:
             if action == taken:
                 made_at = self.outcomes.get(context)
@@ -318,11 +320,11 @@ class AacTruth:
                 # 727, 5 players, turn 218: Freyith skipped onto forge.start and stepped back to forge.a;
                 # offered "step onto forge.start" or "stop", the controller's line for her round trip, she
                 # named her later stop, and the turn after began from a position never reached)
-                # Only an option naming what they chose there: stepping onto forge.start is their skip onto it,
-                # but replenishing tile 4 is not their replenishing tile 1 (presence seed 793, below)
+                # Where they chose there something of a kind offered, only the option naming what they chose:
+                # replenishing tile 4 is not their replenishing tile 1 (presence seed 793, below)
                 if not alike:
                     on = [key for key, st in after_option.items()
-                          if (taken is None or dict(options)[key].args == taken.args)
+                          if (taken is None or not chose_here or dict(options)[key].args == taken.args)
                           and _leads_to(st, later, at.current_player)]
                     if len(on) == 1:
                         return on[0]
@@ -356,12 +358,11 @@ class AacTruth:
             key, index = recalled
             self.told[index] = (history[index], context)
             return key
-        # (not when they stood at the very position asked about and chose there something of a kind offered:
-        # that choice, below, is the answer. Presence seed 793, 5 players, turn 208: Freyith chose tile 1 to
-        # replenish and loaded nothing; asked after her next turn "replenish tile 4, or one of two loads?",
-        # she named tile 4, whose line (a Magnet loaded into it, then slid out of her Device) ends where she
-        # stood, and that Magnet load, never made, was committed)
-        chose_here = taken is not None and taken.kind in {action.kind for _, action in options}
+        # (not when they chose at the very position asked about something of a kind offered: that choice,
+        # below, is the answer. Presence seed 793, 5 players, turn 208: Freyith chose tile 1 to replenish and
+        # loaded nothing; asked after her next turn "replenish tile 4, or one of two loads?", she named tile
+        # 4, whose line (a Magnet loaded into it, then slid out of her Device) ends where she stood, and that
+        # Magnet load, never made, was committed)
         if (memory is not None and seat is not None and seat != self.state.current_player and not chose_here
                 and memory.made_otherwise(history, options, deciders, seat)):
             # their part is over, and what they did of this kind is not offered (presence seed 100, no
@@ -381,8 +382,7 @@ class AacTruth:
             return self._stood_at(options, outcomes, memory.since) \
                 or _option_among(options, seat, [(deciders[i], history[i]) for i in unaccepted]) \
                 or NONE_OF_THESE
-        if taken is not None and (taken.kind in {action.kind for _, action in options}
-                                  or (taken.kind == "pass" and taken not in {a for _, a in options})):
+        if chose_here or (taken is not None and taken.kind == "pass" and taken not in {a for _, a in options}):
             # they made this choice at this very position, and none of the options is what they did (nor one
             # of their latest decisions): "none of these" (presence seed 101: asked part-way through a claim
             # of tiles 3 and 4, only other claims were offered). (A decision of another kind there, such as
