@@ -3414,6 +3414,16 @@ class Recogniser:
         moved_line = spliced(moved) if moved_tables is not None else None
         if moved_line is not None and moved_tables == made_tables:
             return moved_line
+        if made_tables is None and choice.kind == h.path[at][1].kind:
+            # (or the two are alternatives of the one decision asked about, which action an exhausted energy
+            # activates, and the one named shows nothing: it was made, as named, before the other. Presence
+            # seed 830, 4 players, turn 153: Aureon's Rose activated tile 1's action 1, which shows nothing,
+            # then its action 0, a Deploy; the kept lines had the Deploy first, and once he named action 1
+            # the line left missed the Deploy)
+            quiet = self._tables_along(start, moved, False)
+            line = spliced(moved) if quiet is not None and quiet == self._tables_along(start, made, False) else None
+            if line is not None:
+                return line
         entailed = self._made_first_with(h, at, later, start)
         if entailed is not None:
             return entailed

@@ -3150,3 +3150,15 @@ def test_the_committed_position_kept_after_an_answer_takes_no_line_s_place():
     new tile's bottom row, and Ignotas's turn was refused. The starting point is now counted in the lines
     an answer keeps."""
     _played_without_errors("presence_magnet_named_first_beside_the_committed_position.json", 3, 755, 2)
+
+
+def test_an_invisible_action_named_first_goes_before_the_deploy_the_lines_made_first():
+    """An exhausted bottom-row energy activates tile actions (p. 14), presence-only table, 4 players (presence
+    seed 830, saved at turn 153). Aureon's Rose activated tile 1's action 1, which shows nothing on the table,
+    then its action 0, a Deploy of his position 4 Magnet into the pool. The kept lines had the Deploy first.
+    Asked which action the Rose activated, he named action 1; no kept line made it first, none could be moved
+    so (an invisible decision is not moved in front of visible ones), and the line left missed his Deploy:
+    Freyith's end of turn was refused with "put back 1 token(s) in Aureon's Device, position 4, top row".
+    Two alternatives of the one decision asked about, the named one showing nothing, are taken in the order
+    named."""
+    _played_without_errors("presence_invisible_action_named_before_a_deploy.json", 4, 830, 2)
