@@ -3416,10 +3416,11 @@ class Recogniser:
             return moved_line
         if made_tables is None and choice.kind == h.path[at][1].kind:
             # (or the two are alternatives of the one decision asked about, which action an exhausted energy
-            # activates, and the one named shows nothing: it was made, as named, before the other. Presence
-            # seed 830, 4 players, turn 153: Aureon's Rose activated tile 1's action 1, which shows nothing,
-            # then its action 0, a Deploy; the kept lines had the Deploy first, and once he named action 1
-            # the line left missed the Deploy)
+            # activates, and the two orders read the same tables, though a decision on the way shows nothing:
+            # the one named was made there, as named, before the other. Presence seed 830, 4 players, turn
+            # 153: Aureon's Rose activated tile 1's action 1, which shows nothing, then its action 0, a
+            # Deploy; the kept lines had the Deploy first, and once he named action 1 the line left missed
+            # the Deploy)
             quiet = self._tables_along(start, moved, False)
             line = spliced(moved) if quiet is not None and quiet == self._tables_along(start, made, False) else None
             if line is not None:
