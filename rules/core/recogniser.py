@@ -3414,21 +3414,24 @@ class Recogniser:
         moved_line = spliced(moved) if moved_tables is not None else None
         if moved_line is not None and moved_tables == made_tables:
             return moved_line
-        if made_tables is None and choice.kind == h.path[at][1].kind:
+        # (read once: the two tries below share them)
+        alternatives = made_tables is None and choice.kind == h.path[at][1].kind
+        tables = self._tables_along(start, made, False) if alternatives else None
+        if alternatives and tables is not None:
             # (or the two are alternatives of the one decision asked about, which action an exhausted energy
             # activates, and the two orders read the same tables, though a decision on the way shows nothing:
             # the one named was made there, as named, before the other. Presence seed 830, 4 players, turn
             # 153: Aureon's Rose activated tile 1's action 1, which shows nothing, then its action 0, a
             # Deploy; the kept lines had the Deploy first, and once he named action 1 the line left missed
             # the Deploy)
-            quiet = self._tables_along(start, moved, False)
-            line = spliced(moved) if quiet is not None and quiet == self._tables_along(start, made, False) else None
+            line = spliced(moved) if self._tables_along(start, moved, False) == tables else None
             if line is not None:
                 return line
         entailed = self._made_first_with(h, at, later, start)
         if entailed is not None:
             return entailed
-        tables = self._tables_along(start, made, False)
+        if not alternatives:
+            tables = self._tables_along(start, made, False)
         exchanged_line = spliced(exchanged) if tables is not None else None
         if exchanged_line is not None:
             if self._tables_along(start, exchanged, False) == tables:

@@ -323,8 +323,9 @@ class AacTruth:
                 # Where they chose there something of a kind offered, only the option naming what they chose:
                 # replenishing tile 4 is not their replenishing tile 1 (presence seed 793, below)
                 if not alike:
+                    offered = dict(options)
                     on = [key for key, st in after_option.items()
-                          if (taken is None or not chose_here or dict(options)[key].args == taken.args)
+                          if (taken is None or not chose_here or offered[key].args == taken.args)
                           and _leads_to(st, later, at.current_player)]
                     if len(on) == 1:
                         return on[0]
