@@ -156,6 +156,9 @@ class Hypothesis:
     # kept past the cap only as the starting point of the lines cut there (``_standing_for``): like the
     # committed position, not an account of the turn of its own
     standing: bool = False
+    # of the snapshots not held, the ones it explained only as a position with tokens in transit that may lie
+    # at several places (an ending section's energy, in its space or in a hand): no more telling than a hand
+    loose: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -567,6 +570,7 @@ class Recogniser:
         # and the lines left all had one token for it: it was committed unasked)
         seen = max(h.seen for h in chosen)
         held = max(h.held for h in chosen)
+        loose = max(h.loose for h in chosen)
         n = len(self._prompt_prefix)
         starts = [(node, path)]
         after = self._after_earlier_answers(asked_at, asked_path, choice)
@@ -574,7 +578,7 @@ class Recogniser:
             starts.append(after)
         found: list[Hypothesis] = []
         for start, way in starts:
-            res = self._search(Hypothesis(tuple(way), start.state, seen - 1, held=held), observed)
+            res = self._search(Hypothesis(tuple(way), start.state, seen - 1, held=held, loose=loose), observed)
             found += [m for m in res.matches if self._agrees(m) and not self._taken_back(m, n, choice)]
         return found
 
@@ -810,7 +814,7 @@ class Recogniser:
                     # three times. Presence seed 348, turn 53: Multanec lifted his bridge token for a path
                     # the question did not offer; after "none of these" lines that began nine decisions
                     # back, holding six tokens, outranked his own, holding the bridge token, by one snapshot)
-                    start = Hypothesis(h.path[:at], nodes[at].state, max(h.seen - 1, 0), held=h.held)
+                    start = Hypothesis(h.path[:at], nodes[at].state, max(h.seen - 1, 0), held=h.held, loose=h.loose)
                     if self._agrees(start):
                         starts[key] = start
         found: list[Hypothesis] = []
@@ -880,7 +884,7 @@ class Recogniser:
                     break
             if node is None or not self._compare(node.state, observed).exact:
                 continue
-            h2 = Hypothesis(tuple(line), node.state, h.seen, held=h.held)
+            h2 = Hypothesis(tuple(line), node.state, h.seen, held=h.held, loose=h.loose)
             if self._agrees(h2):
                 found.setdefault(self._key(node.state), h2)
         return list(found.values())
@@ -1094,7 +1098,7 @@ class Recogniser:
                             if _made_in_turn(node.state, self._turn_start, seat) < closed.get(seat, 0)}
                 if deciders and any(who in deciders for who, _ in h.path[at:]):
                     continue
-                return Hypothesis(h.path[:at], node.state, h.seen, held=h.held)
+                return Hypothesis(h.path[:at], node.state, h.seen, held=h.held, loose=h.loose)
         return None
 
     def _made_otherwise(self, observed: Mapping[str, tuple[str, ...] | int],
@@ -1135,7 +1139,7 @@ class Recogniser:
             differ = {*cmp.extra, *cmp.missing}
             if not differ:
                 continue  # (at the table, but not at the goal: another choice would move something)
-            whole = Hypothesis((*done, *h.path), h.state, h.seen, held=h.held)
+            whole = Hypothesis((*done, *h.path), h.state, h.seen, held=h.held, loose=h.loose)
             nodes = self._along(mark, whole.path)
             for at in range(len(nodes) - 2, -1, -1):  # (the latest first: the likeliest, and the cheapest)
                 node = nodes[at]
@@ -1462,7 +1466,7 @@ class Recogniser:
             for kept in lines:
                 if kept.path[:len(since)] != since:
                     continue
-                h = Hypothesis(kept.path[len(since):], kept.state, kept.seen + 1, held=kept.held)
+                h = Hypothesis(kept.path[len(since):], kept.state, kept.seen + 1, held=kept.held, loose=kept.loose)
                 key = self._line_key(h)
                 if key in taken or not self._compare(h.state, observed).exact or not self._agrees(h):
                     continue
@@ -1562,8 +1566,8 @@ class Recogniser:
         # with it (presence seed 103, turn 199: Aureon lifted her Wild from slot 1 of her Monument Track to
         # take it to slot 2; the line ending before she placed it from her unsensed Exhausted Pool matched,
         # the true line was dropped, and that line could not pass slot 1 again on its way to slot 2)
-        shown = max(m.seen - m.held for m in best)
-        moving = [p for p in partial if len(p.path) <= shortest or p.seen - p.held >= shown]
+        shown = max(_shown(m) for m in best)
+        moving = [p for p in partial if len(p.path) <= shortest or _shown(p) >= shown]
         moving += self._level_until_now([p for p in partial if not any(p is m for m in moving)], shown)
         moving += self._moves_evidenced_beyond(best, [p for p in partial if not any(p is m for m in moving)])
         answered = self._answered_lines_left(best)
@@ -2143,7 +2147,7 @@ class Recogniser:
         of the turn, and while its frame was still in hand the Fortress line matched, the Gate's were held,
         and "the Fortress" was committed unasked."""
         kept = [h for h in self._hyps if h.path]
-        return [p for p in partial if p.seen - p.held + 1 >= shown and _goes_on(p, kept)]
+        return [p for p in partial if _shown(p) + 1 >= shown and _goes_on(p, kept)]
 
     def _moves_evidenced_beyond(self, best: list[Hypothesis], partial: list[Hypothesis]) -> list[Hypothesis]:
         """Moves in progress that account for every snapshot since the commit that any line accounts for,
@@ -2511,10 +2515,12 @@ class Recogniser:
         cmp0 = self._compare(start.state, observed)
         result = SearchResult([], [], [(cmp0.score, start, cmp0)], 0)
         if cmp0.exact and (goal is None or goal(start.state)):
-            result.matches.append(Hypothesis(start.path, start.state, start.seen + 1, held=start.held))
+            result.matches.append(Hypothesis(start.path, start.state, start.seen + 1, held=start.held,
+                                             loose=start.loose + _free_in_transit(root)))
             return result
         held = start.held + 1  # (a move in progress found by this search: the snapshot showed it unfinished)
-        again = Hypothesis(start.path, start.state, start.seen + 1, start.before, held, frozenset(cmp0.missing))
+        again = Hypothesis(start.path, start.state, start.seen + 1, start.before, held, frozenset(cmp0.missing),
+                           loose=start.loose)
         carried_over = self._carried_over(start)
         hands = goal is None and not swapping  # (moves in progress are looked for; a swap is looked for whole)
         if hands and start.before is not None and self._still_between(start.before, root, cmp0, observed):
@@ -2578,7 +2584,8 @@ class Recogniser:
                             and self._between(cmp, changed, node.exp, kid.exp, observed):
                         # a move in progress: the table is on its way to this position
                         going.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
-                                                kid.state, start.seen + 1, state, held, frozenset(cmp2.missing)))
+                                                kid.state, start.seen + 1, state, held, frozenset(cmp2.missing),
+                                                loose=start.loose))
                     further = cmp2.score > cmp.score
                     if further and (not swapping or id(hyp) in swapped
                                     or not further_only_at_counts(self.view.units, cmp, cmp2)):
@@ -2594,7 +2601,7 @@ class Recogniser:
                         continue  # reached already by a path at most as short
                     visited.add((kid.key, crossed))
                     h2 = Hypothesis((*hyp.path, (_who(state, decider, action), action)), kid.state, start.seen + 1,
-                                    held=start.held)
+                                    held=start.held, loose=start.loose)
                     turn_began[id(h2)] = crossed  # (set even when None: an id may be an earlier line's)
                     if further or id(hyp) in swapped:
                         swapped.add(id(h2))
@@ -2605,7 +2612,7 @@ class Recogniser:
                         # (past the alternatives only a line with a change the sensors missed is another
                         # explanation; decisions that move nothing at all are taken when needed, the fewest)
                         if not quiet_phase or hidden:
-                            result.matches.append(h2)
+                            result.matches.append(replace(h2, loose=start.loose + 1) if _free_in_transit(kid) else h2)
                         continue
                     if (hands and cmp2.missing_only and cmp2.score <= settings.max_in_hand
                             and id(hyp) not in chained and not held_on):
@@ -2624,7 +2631,7 @@ class Recogniser:
                     # too many to keep (choices the table cannot show yet, such as which energy paid):
                     # the position before them stands for all, and is searched again at the next snapshot
                     result.partial.append(Hypothesis(hyp.path, state, start.seen + 1, hyp.before, held,
-                                                     frozenset(cmp.missing)))
+                                                     frozenset(cmp.missing), loose=start.loose))
                 else:
                     result.partial.extend(going)
             if result.matches:
@@ -2690,8 +2697,8 @@ class Recogniser:
                 detours, used = self._returns(states[at], spend, nxt)
                 left -= used
                 for steps, end in detours:
-                    line = self._go_on(Hypothesis((*h.path[:at], *steps), end, h.seen, held=h.held), h.path[at:],
-                                       observed)
+                    line = self._go_on(Hypothesis((*h.path[:at], *steps), end, h.seen, held=h.held, loose=h.loose),
+                                       h.path[at:], observed)
                     if line is None:
                         continue
                     key = self._key(line.state)
@@ -2726,7 +2733,7 @@ class Recogniser:
         found = walk(start.state, start.path, 0)
         if found is None:
             return None
-        return Hypothesis(found[0], found[1], start.seen, held=start.held)
+        return Hypothesis(found[0], found[1], start.seen, held=start.held, loose=start.loose)
 
     def _returns(self, start: State, budget: int, also: Mapping[str, tuple[str, ...]] | None = None
                  ) -> tuple[list[tuple[Path, State]], int]:
@@ -2898,7 +2905,8 @@ class Recogniser:
         before it comes back, a tile claimed and the pool refilled, is not found so: presence seed 565.)"""
         seen = max(h.seen for h in hyps)
         held = max(h.held for h in hyps)
-        res = self._search(Hypothesis((), self._committed, seen - 1, held=held), observed)
+        loose = max(h.loose for h in hyps)
+        res = self._search(Hypothesis((), self._committed, seen - 1, held=held, loose=loose), observed)
         seat = self._ending
 
         def otherwise(m: Hypothesis) -> bool:
@@ -3554,7 +3562,8 @@ class Recogniser:
             if self._tables_along(start, rest, False) != self._tables_along(self._state_at(line, made), rest, False):
                 continue
             before = None if line.before is None else self._state_at(grafted, len(grafted.path) - 1)
-            return replace(grafted, seen=line.seen, held=line.held, before=before, holding=line.holding)
+            return replace(grafted, seen=line.seen, held=line.held, loose=line.loose, before=before,
+                           holding=line.holding)
         return None
 
     def _tables_along(self, start: State, order: Path, visible: bool) -> list[dict[str, tuple[str, ...] | int]] | None:
@@ -3676,7 +3685,7 @@ class Recogniser:
             nxt: list[tuple[State, Path]] = []
             for state, path in level:
                 if self._state_key(state) == goal:
-                    return Hypothesis(path, state, h.seen, held=h.held)
+                    return Hypothesis(path, state, h.seen, held=h.held, loose=h.loose)
                 if depth == self.settings.through_depth or state.is_terminal():
                     continue
                 for action in state.legal_actions():
@@ -3744,7 +3753,7 @@ class Recogniser:
                 node, _ = self._child(node, action)
         except IllegalAction:
             return None
-        return Hypothesis(tuple(path), node.state, h.seen, held=h.held)
+        return Hypothesis(tuple(path), node.state, h.seen, held=h.held, loose=h.loose)
 
     def _reexplain(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         """Explain the table from an earlier point of this turn when the committed choices cannot.
@@ -4036,6 +4045,25 @@ def _comebacks(matching: Iterable[bool], enough: int | None = None) -> int:
 
 def _rank(h: Hypothesis) -> tuple[int, int]:
     return (-h.seen, len(h.path))
+
+
+def _free_in_transit(node: _Node) -> bool:
+    """Does this position hold tokens in transit that may also lie at places on the table (not only in a
+    hand)? It explains more tables than one: the places where they may lie tell nothing."""
+    return any(allowed for _, allowed in node.proj.flexible)
+
+
+def _shown(h: Hypothesis) -> int:
+    """The snapshots this line explained as a position come to rest: neither a hand at work nor tokens in
+    transit that may lie anywhere they are allowed.
+
+    Mixed seed 346130, 4 players, turn 82: Freyith, taking a Bridge Token's benefit, copied the Forge's
+    (an upgraded action token, at a presence-only slot) and walked on to the end of her move, which ended
+    the Fortress section she had built; she then moved its energy and frame by hand. Copying the
+    Fortress's benefit (more steps, not all taken) left the section still ending, its energy and frame free
+    to be anywhere, so that line matched each of those snapshots while the Forge's was held, and it was
+    committed unasked: counted so, neither line had shown more than the other."""
+    return h.seen - h.held - h.loose
 
 
 def _goes_on(h: Hypothesis, kept: Sequence[Hypothesis]) -> bool:

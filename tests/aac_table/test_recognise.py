@@ -3005,6 +3005,20 @@ def test_a_move_in_progress_as_well_evidenced_until_now_is_kept_beside_a_match()
                                  turns=2, fidelity="mixed")
 
 
+def test_a_line_matching_only_with_tokens_free_in_transit_is_no_better_evidenced_than_a_hand_at_work():
+    """A Bridge Token's benefit (p. 24) may copy any Monument Benefit Token (p. 21), and a section ends
+    once its rewards are taken (p. 19-20), mixed table, 4 players (mixed seed 346130, saved at turn 82).
+    Freyith, moving with the Fortress section's benefit, crossed a bridge, copied the Forge's token (an
+    upgraded Action Token at a presence slot) and walked her last two steps; the section then ended and she
+    moved its energy and frame by hand. Copying the Fortress's token instead (four more steps, two taken)
+    leaves the section still ending, its energy and frame free to be anywhere, so that line matched each of
+    those snapshots while the Forge's were held, and "the Fortress" was committed unasked (turn 83 began
+    from a position never reached). Snapshots explained only with tokens free in transit count no more
+    than a hand at work, and the choice is asked."""
+    _played_to_positions_reached("mixed_bridge_benefit_copied_while_a_section_ends_by_hand.json", 4, 346130,
+                                 turns=1, fidelity="mixed")
+
+
 def test_a_load_made_and_put_back_before_it_is_named_keeps_the_shortest_line_to_its_position():
     """ADVANCE step 4 and Running Out of Energy (p. 12-13: load from any slot of your Device) and REDOING
     ACTIONS (p. 34), mixed table, 3 players (mixed seed 340037, saved at turn 120). In turn 122 Ignotas moved
