@@ -1690,6 +1690,8 @@ class Recogniser:
                     return False
                 if self._took_option_where_asked(h, n, others, player, said):
                     return False
+                if mixed and self._took_an_option_when_first_open(h, n, others, player, said):
+                    return False
                 continue
             if mixed:
                 # options of different positions (which action an energy activates, or a claim two decisions
@@ -1755,6 +1757,24 @@ class Recogniser:
             if any(option in _legal(nodes[i]) for option in offered):
                 return i
         return None
+
+    def _took_an_option_when_first_open(self, h: Hypothesis, n: int, others: AbstractSet[Action],
+                                        player: int | None, said: SaidAt | None) -> bool:
+        """Of a question whose options were decided at different positions, does ``h`` take one of them the
+        first time, from ``n`` on, that it was open and the asked player made a decision of its kind? Read at
+        the first decision of any option's kind (``_asked_in``), "none of these" tells nothing about options
+        further on.
+
+        Mixed seed 346139, 5 players, turn 175: Aureon, whose earlier loads were kept in several orders,
+        declined a bridge's benefit and loaded her replenished tile. Asked "the bridge's benefit, or one of
+        three loads?" (a load of her turn's first tile among them), she said "none of these"; read at her
+        first load, it ruled out no line, the lines with the bridge's benefit stayed, and the same question
+        was asked again at every snapshot to the end of the game, so nothing more of it was committed."""
+        for option in others:
+            at = self._asked_in(h, n, {option.kind}, {option}, player)
+            if at is not None and h.path[at][1] == option and not self._made_after_answer(h, at, said):
+                return True
+        return False
 
     def _took_option_where_asked(self, h: Hypothesis, n: int, others: AbstractSet[Action], player: int | None,
                                  said: SaidAt | None) -> bool:

@@ -3005,6 +3005,31 @@ def test_a_move_in_progress_as_well_evidenced_until_now_is_kept_beside_a_match()
                                  turns=2, fidelity="mixed")
 
 
+def test_none_of_these_to_options_decided_at_different_positions_rules_out_each_where_first_open():
+    """A Bridge Token's benefit may be declined (p. 24), and replenishing loads the tile (p. 21); a player
+    says "none of these" when they made no option offered (Asking, docs/recogniser.md). Mixed table, 5
+    players (mixed seed 346139, saved at turn 175). Aureon's first loads were kept in several orders, so
+    nothing of her turn was committed, and questions offered options decided at different positions. Asked
+    "the bridge's benefit, or one of three loads?" she said "none of these" (she had declined the bridge);
+    read at her turn's first load, it ruled out no line, and the same question was asked again at every
+    snapshot to the end of the game, which ended with her turn still uncommitted. Each option is read where
+    the line first could take it: her turn and the next are committed as made."""
+    game, start = _from_saved("mixed_none_said_to_options_decided_at_different_positions.json", 5, 346139,
+                              fidelity="mixed")
+    _play_turns(game, 2)
+    t = game.totals
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    committed = game.recogniser.state
+    assert isinstance(committed, AacState)
+    assert committed.turns_done >= start.turns_done + 2
+    reached = [_position(start)]
+    state = start.clone()
+    for _, action in game.truth.state.history[len(start.history):]:
+        state.apply(action)
+        reached.append(_position(state))
+    assert _position(committed) in reached
+
+
 def test_a_line_matching_only_with_tokens_free_in_transit_is_no_better_evidenced_than_a_hand_at_work():
     """A Bridge Token's benefit (p. 24) may copy any Monument Benefit Token (p. 21), and a section ends
     once its rewards are taken (p. 19-20), mixed table, 4 players (mixed seed 346130, saved at turn 82).
