@@ -2554,7 +2554,10 @@ class Recogniser:
                 result.partial.append(again)
             carried = 0  # (a hand at work: what the search finds below is searched no deeper)
             if not self._unsensed:
-                return result  # only tokens out of sight: a hand at work, nothing to decide yet
+                # only tokens out of sight: a hand at work, nothing to decide yet, unless a decision is that
+                # very lift (``_lifts_that_match``)
+                result.matches.extend(self._lifts_that_match(start, root, observed, result))
+                return result
             # or put where no sensor looks (exhausted to an unsensed pool): look for decisions that say so,
             # keeping the hand at work as an explanation until the table tells them apart
             budget = min(budget, settings.vanish_budget)
@@ -2839,6 +2842,31 @@ class Recogniser:
             return self._turn_key(before) != turn or not held <= changed
 
         return carried
+
+    def _lifts_that_match(self, start: Hypothesis, root: _Node, observed: Mapping[str, tuple[str, ...] | int],
+                          result: SearchResult) -> list[Hypothesis]:
+        """The decisions from ``start`` that are the lift the table shows (a token taken into a hand the rules
+        hold it in, as rearranging a Device's energy does, p. 23): found beside the hand at work.
+
+        A lift read only as a hand at work is later read as the token put back when another goes in its
+        place, and where sensors only count, the two places' energies are swapped unasked. Mixed seed
+        346233, 4 players, the last turn: Ignotas, rearranging his Device, lifted the Rose of position 2's
+        top row and three more, then put a Magnet there and the Rose into position 5; the Rose was read as
+        never lifted and the Magnet as gone to position 5, and the game ended with the two swapped (mixed
+        seed 346215, turn 125, the same)."""
+        found: list[Hypothesis] = []
+        state = root.state
+        decider = state.current_player
+        for action in _legal(root):
+            kid, _changed = self._child(root, action)
+            result.expansions += 1
+            if not self._compare(kid.state, observed).exact:
+                continue
+            line = Hypothesis((*start.path, (_who(state, decider, action), action)), kid.state, start.seen + 1,
+                              held=start.held, loose=start.loose + _free_in_transit(kid))
+            if self._agrees(line):
+                found.append(line)
+        return found
 
     def _still_between(self, before: State, node: _Node, cmp: Comparison,
                        observed: Mapping[str, tuple[str, ...] | int]) -> bool:

@@ -3005,6 +3005,16 @@ def test_a_move_in_progress_as_well_evidenced_until_now_is_kept_beside_a_match()
                                  turns=2, fidelity="mixed")
 
 
+def test_energy_lifted_to_rearrange_a_device_is_read_as_lifted_not_as_put_back():
+    """A tier-3 ability rearranges the energy in your Device (p. 23: lift energies, then place them back
+    anywhere), mixed table, 2 players (mixed seed 346215, saved at turn 125). Ignotas lifted several energies
+    and placed them again; where a place's count went down and up again, the lift was read as a hand at
+    work and the energy as put back, so two energies were committed in each other's count-only places and
+    turn 126 began from a position never reached. A decision that is the very lift the table shows is
+    found beside the hand at work, and which energy went where is asked."""
+    _played_without_errors("mixed_rearranged_energy_swapped_through_the_hand.json", 2, 346215, 2, fidelity="mixed")
+
+
 def test_none_of_these_to_options_decided_at_different_positions_rules_out_each_where_first_open():
     """A Bridge Token's benefit may be declined (p. 24), and replenishing loads the tile (p. 21); a player
     says "none of these" when they made no option offered (Asking, docs/recogniser.md). Mixed table, 5
