@@ -2556,7 +2556,7 @@ class Recogniser:
             if not self._unsensed:
                 # only tokens out of sight: a hand at work, nothing to decide yet, unless a decision is that
                 # very lift (``_lifts_that_match``)
-                result.matches.extend(self._lifts_that_match(start, root, observed, result))
+                result.matches.extend(self._lifts_that_match(start, root, cmp0, observed, result))
                 return result
             # or put where no sensor looks (exhausted to an unsensed pool): look for decisions that say so,
             # keeping the hand at work as an explanation until the table tells them apart
@@ -2843,8 +2843,8 @@ class Recogniser:
 
         return carried
 
-    def _lifts_that_match(self, start: Hypothesis, root: _Node, observed: Mapping[str, tuple[str, ...] | int],
-                          result: SearchResult) -> list[Hypothesis]:
+    def _lifts_that_match(self, start: Hypothesis, root: _Node, cmp0: Comparison,
+                          observed: Mapping[str, tuple[str, ...] | int], result: SearchResult) -> list[Hypothesis]:
         """The decisions from ``start`` that are the lift the table shows (a token taken into a hand the rules
         hold it in, as rearranging a Device's energy does, p. 23): found beside the hand at work.
 
@@ -2857,7 +2857,10 @@ class Recogniser:
         found: list[Hypothesis] = []
         state = root.state
         decider = state.current_player
+        plausible = getattr(self.view, "plausible", None)
         for action in _legal(root):
+            if plausible is not None and not plausible(state, action, cmp0):
+                continue
             kid, _changed = self._child(root, action)
             result.expansions += 1
             if not self._compare(kid.state, observed).exact:
