@@ -949,9 +949,9 @@ class Recogniser:
             # the search from the committed position, which never lets the table drift away, found only
             # claims of tile 1 (ending where the replace does, at a presence-only pool), although the table
             # had shown tile 2 lifted (presence seed 102, turn 84)
-            found += self._ends_along(self._observed, ended)
+            found += self._ends_along(self._observed, ended, seat)
         if not found and self._observed is not None:
-            found = self._ended_on_the_way(self._observed, ended)
+            found = self._ended_on_the_way(self._observed, ended, seat)
         if not found and self._observed is not None:
             found = self._ended_through_swap(self._observed, ended)
         if not found and self._observed is not None:
@@ -1015,7 +1015,7 @@ class Recogniser:
         return found
 
     def _ended_on_the_way(self, observed: Mapping[str, tuple[str, ...] | int],
-                          ended: Callable[[State], bool]) -> list[Hypothesis]:
+                          ended: Callable[[State], bool], seat: int | None = None) -> list[Hypothesis]:
         """The positions part-way along the kept explanations that match the table and end the seat's
         part, when every one passes through such a position.
 
@@ -1032,7 +1032,7 @@ class Recogniser:
         for h in self._hyps:
             if not h.path or h.standing:
                 continue  # (the committed position, or a starting point: the search from it found no end)
-            here = self._end_along(h, observed, ended)
+            here = self._end_along(h, observed, ended, seat=seat)
             if here is None:
                 return []
             if (key := self._key(here.state)) not in known:
@@ -1063,16 +1063,17 @@ class Recogniser:
         return found
 
     def _ends_along(self, observed: Mapping[str, tuple[str, ...] | int],
-                    ended: Callable[[State], bool]) -> list[Hypothesis]:
+                    ended: Callable[[State], bool], seat: int | None = None) -> list[Hypothesis]:
         """Per kept line, the first position part-way along it that matches the table and ends the seat's
         part (if any)."""
         turn = self._turn_key(self._committed)
-        closed = {seat: upto for seat, (key, upto) in self._closed_by_button.items() if key == turn}
-        ends = (self._end_along(h, observed, ended, closed) for h in self._hyps if h.path)
+        closed = {who: upto for who, (key, upto) in self._closed_by_button.items() if key == turn}
+        ends = (self._end_along(h, observed, ended, closed, seat) for h in self._hyps if h.path)
         return [h for h in ends if h is not None]
 
     def _end_along(self, h: Hypothesis, observed: Mapping[str, tuple[str, ...] | int],
-                   ended: Callable[[State], bool], closed: Mapping[int, int] | None = None) -> Hypothesis | None:
+                   ended: Callable[[State], bool], closed: Mapping[int, int] | None = None,
+                   seat: int | None = None) -> Hypothesis | None:
         """The first position part-way along ``h`` (before its last decision) that matches the table and
         ends the seat's part.
 
@@ -1088,18 +1089,31 @@ class Recogniser:
         took his share's benefit and claimed a tile, and the opponents could give the Tile Pool an energy.
         At Aureon's button after his gift, the position where Rusné was to give hers was passed over as
         closed by her button; only the committed position was left to end his part, and Ignotas's share was
-        committed as the energy."""
+        committed as the energy.
+
+        Of such positions, the first after the last decision ``h`` has the pressing seat make, if one
+        matches: a seat whose part comes round again in the turn pressed after it. Presence seed 839, 5
+        players, turn 179: in the Library section's rewards Freyith took her benefit (a tile claimed) and
+        Ignotas, later, his (a tile claimed), before his button; the position after Freyith's replace
+        matched the table too (presence-only tile spaces), was taken as the end of his part, and his share
+        was committed as the energy."""
         closed = closed or {}
         node = self._node(self._committed)
+        first: Hypothesis | None = None
+        last_own = max((i for i, (who, _) in enumerate(h.path) if seat is not None and _made_by(who, seat)),
+                       default=-1)
         for at, (_seat, action) in enumerate(h.path[:-1], start=1):
             node, _ = self._child(node, action)
             if ended(node.state) and self._compare(node.state, observed).exact:
-                deciders = {seat for seat in _deciders(node.state)
-                            if _made_in_turn(node.state, self._turn_start, seat) < closed.get(seat, 0)}
+                deciders = {who for who in _deciders(node.state)
+                            if _made_in_turn(node.state, self._turn_start, who) < closed.get(who, 0)}
                 if deciders and any(who in deciders for who, _ in h.path[at:]):
                     continue
-                return Hypothesis(h.path[:at], node.state, h.seen, held=h.held, loose=h.loose)
-        return None
+                end = Hypothesis(h.path[:at], node.state, h.seen, held=h.held, loose=h.loose)
+                if at > last_own:
+                    return end
+                first = first or end
+        return first
 
     def _made_otherwise(self, observed: Mapping[str, tuple[str, ...] | int],
                         goal: Callable[[State], bool] | None = None) -> Verdict | None:

@@ -3005,6 +3005,17 @@ def test_a_move_in_progress_as_well_evidenced_until_now_is_kept_beside_a_match()
                                  turns=2, fidelity="mixed")
 
 
+def test_a_button_pressed_after_a_later_share_of_the_section_ends_the_part_after_it():
+    """MONUMENT SECTION COMPLETION (p. 19: each contributor in turn gains energy or the benefit) and the
+    end-turn button, presence-only table, 5 players (presence seed 839, saved at turn 179). Freyith took the
+    Library section's benefit (a tile claimed and replaced) and Ignotas, later in the same rewards, his;
+    he pressed his button after his replace. The position after Freyith's replace matched the table too
+    (tile spaces sense only presence) and ended his part first along the lines, so his share was committed
+    as the energy and turn 180 began from a position never reached. Along a line, the end of the pressing
+    seat's part comes after the last decision the line has it make."""
+    _played_without_errors("presence_button_after_a_second_share_of_the_section.json", 5, 839, 2)
+
+
 def test_energy_lifted_to_rearrange_a_device_is_read_as_lifted_not_as_put_back():
     """A tier-3 ability rearranges the energy in your Device (p. 23: lift energies, then place them back
     anywhere), mixed table, 2 players (mixed seed 346215, saved at turn 125). Ignotas lifted several energies
