@@ -1100,8 +1100,7 @@ class Recogniser:
         closed = closed or {}
         node = self._node(self._committed)
         first: Hypothesis | None = None
-        last_own = max((i for i, (who, _) in enumerate(h.path) if seat is not None and _made_by(who, seat)),
-                       default=-1)
+        last_own = max((i for i, (who, _) in enumerate(h.path) if who == seat), default=-1)
         for at, (_seat, action) in enumerate(h.path[:-1], start=1):
             node, _ = self._child(node, action)
             if ended(node.state) and self._compare(node.state, observed).exact:
@@ -2860,7 +2859,8 @@ class Recogniser:
     def _lifts_that_match(self, start: Hypothesis, root: _Node, cmp0: Comparison,
                           observed: Mapping[str, tuple[str, ...] | int], result: SearchResult) -> list[Hypothesis]:
         """The decisions from ``start`` that are the lift the table shows (a token taken into a hand the rules
-        hold it in, as rearranging a Device's energy does, p. 23): found beside the hand at work.
+        hold it in, as a character's tier-III ability to rearrange all energy in a Device does, pp. 28-31):
+        found beside the hand at work.
 
         A lift read only as a hand at work is later read as the token put back when another goes in its
         place, and where sensors only count, the two places' energies are swapped unasked. Mixed seed

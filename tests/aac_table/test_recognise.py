@@ -3017,11 +3017,11 @@ def test_a_button_pressed_after_a_later_share_of_the_section_ends_the_part_after
 
 
 def test_energy_lifted_to_rearrange_a_device_is_read_as_lifted_not_as_put_back():
-    """A tier-3 ability rearranges the energy in your Device (p. 23: lift energies, then place them back
-    anywhere), mixed table, 2 players (mixed seed 346215, saved at turn 125). Ignotas lifted several energies
-    and placed them again; where a place's count went down and up again, the lift was read as a hand at
-    work and the energy as put back, so two energies were committed in each other's count-only places and
-    turn 126 began from a position never reached. A decision that is the very lift the table shows is
+    """A character's tier-III ability rearranges all energy in your Device (pp. 28-31: energies lifted,
+    then placed anywhere), mixed table, 2 players (mixed seed 346215, saved at turn 125). Ignotas lifted
+    several energies and placed them again; where a place's count went down and up again, the lift was read
+    as a hand at work and the energy as put back, so two energies were committed in each other's count-only
+    places and turn 126 began from a position never reached. A decision that is the very lift the table shows is
     found beside the hand at work, and which energy went where is asked."""
     _played_without_errors("mixed_rearranged_energy_swapped_through_the_hand.json", 2, 346215, 2, fidelity="mixed")
 
