@@ -1026,7 +1026,11 @@ class Recogniser:
         different ones, and each is an end: the players are asked which, as for ends the search finds.
         (Presence seed 151, turn 151: the lines differed in Rusné's gift at the claim before, which the
         unsensed Tile Pool could not show; Ignotas pressed his button after his replace, and the table
-        was refused.) If a kept line passes through none, the players are told no end was found."""
+        was refused.) A kept line that passes through none is passed over: the button says the seat's part
+        is over, which it is not on that line. Presence seed 862, 5 players, turn 207: in the Beacon
+        section's rewards Multanec took the benefit (a tile claimed), and Freyith declined to give the Tile
+        Pool an energy and pressed her button; a line where Multanec had taken the energy gave her no part
+        to end, and her button was refused. If no kept line passes through one, no end was found."""
         found: list[Hypothesis] = []
         known: set[object] = set()
         for h in self._hyps:
@@ -1034,7 +1038,7 @@ class Recogniser:
                 continue  # (the committed position, or a starting point: the search from it found no end)
             here = self._end_along(h, observed, ended, seat=seat)
             if here is None:
-                return []
+                continue
             if (key := self._key(here.state)) not in known:
                 known.add(key)
                 found.append(here)

@@ -3016,6 +3016,16 @@ def test_a_button_pressed_after_a_later_share_of_the_section_ends_the_part_after
     _played_without_errors("presence_button_after_a_second_share_of_the_section.json", 5, 839, 2)
 
 
+def test_a_button_is_not_refused_for_a_kept_line_that_gives_the_seat_no_part():
+    """MONUMENT SECTION COMPLETION (p. 19) and CLAIM step 4 (p. 17: each opponent may place an energy into the
+    Tile Pool), presence-only table, 5 players (presence seed 862, saved at turn 207). In the Beacon
+    section's rewards Multanec took the benefit (a tile claimed); Freyith declined to give the Tile Pool an
+    energy and pressed her button. A kept line where Multanec had taken the energy gave her no part to end,
+    so no end was found along the lines and her button was refused. Lines that pass through no end of the
+    seat's part are passed over when others do."""
+    _played_without_errors("presence_button_after_declining_a_gift_beside_a_line_without_the_claim.json", 5, 862, 2)
+
+
 def test_energy_lifted_to_rearrange_a_device_is_read_as_lifted_not_as_put_back():
     """A character's tier-III ability rearranges all energy in your Device (pp. 28-31: energies lifted,
     then placed anywhere), mixed table, 2 players (mixed seed 346215, saved at turn 125). Ignotas lifted
