@@ -1787,10 +1787,29 @@ class Recogniser:
         three loads?" (a load of her turn's first tile among them), she said "none of these"; read at her
         first load, it ruled out no line, the lines with the bridge's benefit stayed, and the same question
         was asked again at every snapshot to the end of the game, so nothing more of it was committed."""
-        for option in others:
-            at = self._asked_in(h, n, {option.kind}, {option}, player)
-            if at is not None and h.path[at][1] == option and not self._made_after_answer(h, at, said):
-                return True
+        # (one walk along the line for every option: each is settled at its first open decision of its kind,
+        # as ``_asked_in`` reads one option, and the positions along the line are worked out once)
+        open_options = set(others)
+        nodes: list[_Node] | None = None
+        for i in range(n, len(h.path)):
+            if not open_options:
+                break
+            who, made = h.path[i]
+            if not _made_by(who, player):
+                continue
+            for option in [o for o in open_options if o.kind == made.kind]:
+                if made == option:
+                    if not self._made_after_answer(h, i, said):
+                        return True
+                    open_options.discard(option)
+                    continue
+                if nodes is None:
+                    try:
+                        nodes = self._along(self._committed, h.path[:-1])
+                    except IllegalAction:
+                        nodes = []
+                if not nodes or option in _legal(nodes[i]):
+                    open_options.discard(option)
         return False
 
     def _took_option_where_asked(self, h: Hypothesis, n: int, others: AbstractSet[Action], player: int | None,
