@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import accumulate, groupby, pairwise
 from typing import Any, Protocol, TypeVar
 
@@ -159,6 +159,9 @@ class Hypothesis:
     # of the snapshots not held, the ones it explained only as a position with tokens in transit that may lie
     # at several places (an ending section's energy, in its space or in a hand): no more telling than a hand
     loose: int = 0
+    # the hand at work this line was found beside, its last decision being the very lift the latest snapshot
+    # showed (``_lifts_that_match``): no better evidenced than that hand, it is ranked just after it
+    beside: Hypothesis | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -1999,8 +2002,9 @@ class Recogniser:
         # seen empty) while it was part-way through its replace, two places from the table, behind lines one
         # place from it that had explained each snapshot since with a tile "in a hand" (presence seed 104)
         def rank(h: Hypothesis) -> tuple[bool, int, int, int, int]:
-            return (id(h) not in complete_ids, -h.seen, h.held,
-                    0 if id(h) in complete_ids else self._compare(h.state, observed).score, len(h.path))
+            k = _as_evidenced(h)
+            return (id(k) not in complete_ids, -k.seen, k.held,
+                    0 if id(k) in complete_ids else self._compare(k.state, observed).score, len(h.path))
         fresh = _ranked_in_turn(self._dedupe(current), rank)
         done = [h for h in fresh if id(h) in complete_ids]
         taken = {self._line_key(h) for h in fresh}
@@ -2070,7 +2074,8 @@ class Recogniser:
             return hyps
         matching = {id(h) for h in exact}
         def rank(h: Hypothesis) -> tuple[bool, int, int]:
-            return (id(h) not in matching, h.held - h.seen, len(h.path))
+            k = _as_evidenced(h)
+            return (id(k) not in matching, k.held - k.seen, len(h.path))
         ranked = _ranked_in_turn(hyps, rank)
         # (the committed position stays a starting point whatever its rank, as ``_capped`` keeps it: counted
         # here, or it would take the place of the last line kept. Presence seed 755, 3 players, turn 161:
@@ -2592,7 +2597,7 @@ class Recogniser:
             if not self._unsensed:
                 # only tokens out of sight: a hand at work, nothing to decide yet, unless a decision is that
                 # very lift (``_lifts_that_match``)
-                result.matches.extend(self._lifts_that_match(start, root, cmp0, observed, result))
+                result.matches.extend(self._lifts_that_match(start, again, root, cmp0, observed, result))
                 return result
             # or put where no sensor looks (exhausted to an unsensed pool): look for decisions that say so,
             # keeping the hand at work as an explanation until the table tells them apart
@@ -2879,18 +2884,25 @@ class Recogniser:
 
         return carried
 
-    def _lifts_that_match(self, start: Hypothesis, root: _Node, cmp0: Comparison,
+    def _lifts_that_match(self, start: Hypothesis, hand: Hypothesis, root: _Node, cmp0: Comparison,
                           observed: Mapping[str, tuple[str, ...] | int], result: SearchResult) -> list[Hypothesis]:
         """The decisions from ``start`` that are the lift the table shows (a token taken into a hand the rules
         hold it in, as a character's tier-III ability to rearrange all energy in a Device does, pp. 28-31):
-        found beside the hand at work.
+        found beside ``hand``, the hand at work, and ranked just after it (``beside``).
 
         A lift read only as a hand at work is later read as the token put back when another goes in its
         place, and where sensors only count, the two places' energies are swapped unasked. Mixed seed
         346233, 4 players, the last turn: Ignotas, rearranging his Device, lifted the Rose of position 2's
         top row and three more, then put a Magnet there and the Rose into position 5; the Rose was read as
         never lifted and the Magnet as gone to position 5, and the game ended with the two swapped (mixed
-        seed 346215, turn 125, the same)."""
+        seed 346215, turn 125, the same).
+
+        Ranked before the hand at work, as lines that match the table, they crowded it out of the list where
+        it was the true move begun. Mixed seed 346450, 4 players, turn 147: Multanec took the Library's
+        rewards, and lifted the second Magnet of its section to exhaust it; "activate it" (lifted into a hand
+        for its ability) matched, and with seventeen lines that differed in choices the table did not show
+        (which upgrade the benefit took), an answer cut the list to the twelve that activated it. The
+        Magnet went to his Exhausted Pool, and that was refused."""
         found: list[Hypothesis] = []
         state = root.state
         decider = state.current_player
@@ -2903,7 +2915,7 @@ class Recogniser:
             if not self._compare(kid.state, observed).exact:
                 continue
             line = Hypothesis((*start.path, (_who(state, decider, action), action)), kid.state, start.seen + 1,
-                              held=start.held, loose=start.loose + _free_in_transit(kid))
+                              held=start.held, loose=start.loose + _free_in_transit(kid), beside=hand)
             if self._agrees(line):
                 found.append(line)
         return found
@@ -4152,6 +4164,13 @@ def _shown(h: Hypothesis) -> int:
     to be anywhere, so that line matched each of those snapshots while the Forge's was held, and it was
     committed unasked: counted so, neither line had shown more than the other."""
     return h.seen - h.held - h.loose
+
+
+def _as_evidenced(h: Hypothesis) -> Hypothesis:
+    """The line whose evidence ``h``'s is: the hand at work it was found beside at the latest snapshot (its
+    last decision the very lift that snapshot showed, ``_lifts_that_match``), else ``h`` itself."""
+    hand = h.beside
+    return hand if hand is not None and hand.seen == h.seen else h
 
 
 def _goes_on(h: Hypothesis, kept: Sequence[Hypothesis]) -> bool:

@@ -3036,6 +3036,17 @@ def test_energy_lifted_to_rearrange_a_device_is_read_as_lifted_not_as_put_back()
     _played_without_errors("mixed_rearranged_energy_swapped_through_the_hand.json", 2, 346215, 2, fidelity="mixed")
 
 
+def test_a_lift_read_as_a_decision_is_ranked_after_the_hand_at_work_it_was_found_beside():
+    """A section's rewards: exhaust or activate each energy in it (p. 19-20), mixed table, 4 players (mixed
+    seed 346450, saved at turn 146). Multanec took the Library's rewards and lifted its second Magnet to
+    exhaust it; "activate it" (the Magnet lifted into a hand for its ability) is the very lift the table
+    showed, and was ranked before the hand at work as a line that matches the table. Seventeen lines
+    differed in choices the table did not show (which upgrade the benefit took); an answer cut them to the
+    twelve that activated the Magnet, and his legal exhaust was refused. Such a line is no better evidenced
+    than the hand at work it was found beside, and is ranked just after it."""
+    _played_without_errors("mixed_exhausted_magnet_lifted_read_as_activated.json", 4, 346450, 1, fidelity="mixed")
+
+
 def test_none_of_these_to_options_decided_at_different_positions_rules_out_each_where_first_open():
     """A Bridge Token's benefit may be declined (p. 24), and replenishing loads the tile (p. 21); a player
     says "none of these" when they made no option offered (Asking, docs/recogniser.md). Mixed table, 5
