@@ -1712,6 +1712,9 @@ class Recogniser:
                     return False
                 if mixed and self._took_an_option_when_first_open(h, n, others, player, said):
                     return False
+                if not mixed and said is not None and said.at is None and self._made_an_option(h, n, others,
+                                                                                               player, said):
+                    return False
                 continue
             if mixed:
                 # options of different positions (which action an energy activates, or a claim two decisions
@@ -1813,6 +1816,24 @@ class Recogniser:
                         nodes = []
                 if not nodes or option in _legal(nodes[i]):
                     open_options.discard(option)
+        return False
+
+    def _made_an_option(self, h: Hypothesis, n: int, others: AbstractSet[Action], player: int | None,
+                        said: SaidAt | None) -> bool:
+        """Of a question whose options are of one kind and were decided at different positions (the same
+        decisions kept in several orders, as loads are), does the asked player make one of them in ``h`` from
+        ``n`` on, before "none of these" was said? They said they made none of them.
+
+        Read at each line's first decision of the kind (``_asked_in``), or where each option was first open
+        (``_took_an_option_when_first_open``), such an answer can rule out no line: the options are made
+        further on. Mixed seed 346334, 5 players, the game's last turn: Freyith's loads from the Library's
+        bound energy and between her Device's rows were kept in five orders; asked "the Magnet, or the
+        Compass, moved down in position 1?" she said "none of these", no line was ruled out, and the same
+        question was asked forty times until the game ended with ten of her decisions uncommitted."""
+        for i in range(n, len(h.path)):
+            who, made = h.path[i]
+            if _made_by(who, player) and made in others and not self._made_after_answer(h, i, said):
+                return True
         return False
 
     def _took_option_where_asked(self, h: Hypothesis, n: int, others: AbstractSet[Action], player: int | None,

@@ -3072,6 +3072,25 @@ def test_none_of_these_to_options_decided_at_different_positions_rules_out_each_
     assert _position(committed) in reached
 
 
+def test_none_of_these_to_loads_kept_in_several_orders_rules_out_the_lines_that_make_one():
+    """ADVANCE step 4 (p. 12-13: load from any slot of your Device or a bound energy area) and "none of
+    these" (Asking, docs/recogniser.md), mixed table, 5 players (mixed seed 346334, saved at the start of the
+    game's last turn). Freyith's loads from the Library's bound energy and between her Device's rows were
+    kept in five orders; asked "the Magnet, or the Compass, moved down in position 1?" (each made by some
+    lines, at different positions) she said "none of these". Read at each line's first load it ruled out
+    none, the same question was asked forty times, and the game ended with ten of her decisions never
+    committed. A line that makes one of the options disagrees: the game ends as played."""
+    game, _ = _from_saved("mixed_none_said_to_loads_kept_in_several_orders.json", 5, 346334,
+                              fidelity="mixed")
+    _play_turns(game, 1)
+    t = game.totals
+    assert game.truth.state.is_terminal()
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    committed = game.recogniser.state
+    assert isinstance(committed, AacState)
+    assert committed.fingerprint() == game.truth.state.fingerprint()
+
+
 def test_a_line_matching_only_with_tokens_free_in_transit_is_no_better_evidenced_than_a_hand_at_work():
     """A Bridge Token's benefit (p. 24) may copy any Monument Benefit Token (p. 21), and a section ends
     once its rewards are taken (p. 19-20), mixed table, 4 players (mixed seed 346130, saved at turn 82).
