@@ -977,6 +977,12 @@ class Recogniser:
         # every end the table cannot tell apart stays (one per position: ``_settle`` dedupes): the fewest
         # decisions would assume declined what leaves no trace (a bridge token's replenish taken), so the
         # players are asked instead
+        # (the seat's part is over for the lines ``_settle`` brings back before a commit, too: presence seed
+        # 909, 4 players, the game's last turn. Multanec pressed his button after his share of the Beacon; the
+        # ends found were one position, and a line dropped at the cap, his share in another order and his
+        # character ability still to use, was brought back beside it: nothing was committed, nothing asked,
+        # as he was still to decide on that line, and the game ended with his share uncommitted)
+        self._ending = seat
         verdict = self._settle(found, Verdict())
         self._ending = seat if self._prompt is not None else None
         return verdict

@@ -3091,6 +3091,25 @@ def test_none_of_these_to_loads_kept_in_several_orders_rules_out_the_lines_that_
     assert committed.fingerprint() == game.truth.state.fingerprint()
 
 
+def test_a_line_brought_back_at_a_button_does_not_go_on_with_the_seat_that_pressed_it():
+    """A completed section's rewards (p. 19-20) and the end of the game (p. 32), presence table, 4 players
+    (presence seed 909, saved at the start of the game's last turn). Multanec completed the Beacon section,
+    took his share (the energy, his Magnets activated) and pressed his button. The ends found were one
+    position; before committing, a line dropped at the cap since the last commit was brought back beside it:
+    his share in another order, his character ability still to use. On that line he was still to decide, so
+    nothing was committed and nothing asked, and the game ended with his share uncommitted. The button says
+    his part is over for such lines too: the game ends as played."""
+    game, _ = _from_saved("presence_share_reordered_brought_back_at_the_last_button.json", 4, 909,
+                          fidelity="presence")
+    _play_turns(game, 1)
+    t = game.totals
+    assert game.truth.state.is_terminal()
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    committed = game.recogniser.state
+    assert isinstance(committed, AacState)
+    assert committed.fingerprint() == game.truth.state.fingerprint()
+
+
 def test_a_line_matching_only_with_tokens_free_in_transit_is_no_better_evidenced_than_a_hand_at_work():
     """A Bridge Token's benefit (p. 24) may copy any Monument Benefit Token (p. 21), and a section ends
     once its rewards are taken (p. 19-20), mixed table, 4 players (mixed seed 346130, saved at turn 82).
