@@ -238,6 +238,7 @@ class Settings:
     cache_positions: int = 1000
     snapshot_budget: int = 12000  # states expanded per snapshot over every explanation (bounds the worst case)
     end_share: int = 200  # states expanded from each explanation for a seat's end before any is searched further
+    search_share: int = 200  # likewise for a snapshot
     repair_budget: int = 6000  # of which, at most, re-explaining the turn from earlier points when nothing fits
     swap_budget: int = 4000  # states expanded, when nothing fits, for tokens swapped where sensors only count
     max_asking: int = 96  # explanations kept while a question the table cannot answer is open
@@ -1527,12 +1528,33 @@ class Recogniser:
                 group = self._better_evidenced_far(far, matches)
                 if not group:
                     break
-            for h in group:  # (each its own search: one that stops at a move in progress leaves others to go on)
-                left = budget - expansions
-                if left <= 0:
+            # each its own search (one that stops at a move in progress leaves others to go on): first a short
+            # one from every line (``search_share`` states), then, where that was cut short, a full one in the
+            # lines' order; what they find is gathered in that order. Searched whole one after another, the
+            # first lines could spend the budget before the last was reached: presence seed 916, 4 players,
+            # turn 168, asked about Ignotas's loads, his answer kept the line through it last of nine (an
+            # answer keeps the order: the next question is put at the first line's position); at Multanec's
+            # next slide the eight before it spent the snapshot's budget on Ignotas's other loads, and the
+            # slide, two decisions from the last line, was refused
+            found: dict[int, SearchResult] = {}
+            unfinished: list[int] = []
+            for i, h in enumerate(group):
+                share = min(self.settings.search_share, budget - expansions)
+                if share <= 0:
                     break  # (explanations are kept best first: the rest are the least likely)
-                res = self._search(h, observed, budget=left, swapping=swapping)
+                found[i] = res = self._search(h, observed, budget=share, swapping=swapping)
+                if res.expansions >= share:
+                    unfinished.append(i)  # (searched again below: not counted twice)
+                else:
+                    expansions += res.expansions
+            for i in unfinished:
+                left = budget - expansions
+                if left <= self.settings.search_share:
+                    continue  # (no further than the first search)
+                found[i] = res = self._search(group[i], observed, budget=left, swapping=swapping)
                 expansions += res.expansions
+            for i in sorted(found):
+                res = found[i]
                 matches.extend(m for m in res.matches if self._agrees(m))
                 partial.extend(p for p in res.partial if self._agrees(p))
                 closest.extend(res.closest)

@@ -3110,6 +3110,16 @@ def test_a_line_brought_back_at_a_button_does_not_go_on_with_the_seat_that_press
     assert committed.fingerprint() == game.truth.state.fingerprint()
 
 
+def test_every_kept_line_is_searched_a_little_before_any_is_searched_whole():
+    """ADVANCE step 4 (p. 12-13: load from any slot, the pool or a bound energy area) and the next player's
+    slide, presence table, 4 players (presence seed 916, saved at turn 168). Asked about Ignotas's loads, his
+    answer kept the line through it last of nine (an answer keeps the lines' order: the next question is put
+    at the first line's position). At Multanec's slide the eight before it spent the snapshot's search
+    budget on Ignotas's other loads, and the slide, two decisions on from the last line, was refused. Every
+    line is first searched a little, then those cut short in full, and the slide is read."""
+    _played_without_errors("presence_last_line_searched_at_the_next_slide.json", 4, 916, 2, fidelity="presence")
+
+
 def test_a_line_matching_only_with_tokens_free_in_transit_is_no_better_evidenced_than_a_hand_at_work():
     """A Bridge Token's benefit (p. 24) may copy any Monument Benefit Token (p. 21), and a section ends
     once its rewards are taken (p. 19-20), mixed table, 4 players (mixed seed 346130, saved at turn 82).
