@@ -302,6 +302,19 @@ def _played_without_errors(saved: str, players: int, seed: int, turns: int,
     return game
 
 
+def _last_turn_ends_as_played(saved: str, players: int, seed: int, fidelity: str) -> None:
+    """Play a game's last turn on from a saved position: no error, and the game ends where the players' did
+    (nothing left pending or asked about)."""
+    game, _ = _from_saved(saved, players, seed, fidelity=fidelity)
+    _play_turns(game, 1)
+    t = game.totals
+    assert game.truth.state.is_terminal()
+    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
+    committed = game.recogniser.state
+    assert isinstance(committed, AacState)
+    assert committed.fingerprint() == game.truth.state.fingerprint()
+
+
 def _position(state: AacState) -> dict[str, object]:
     """The state as saved, without the decisions that led to it."""
     data = state.to_json()
@@ -3080,15 +3093,7 @@ def test_none_of_these_to_loads_kept_in_several_orders_rules_out_the_lines_that_
     lines, at different positions) she said "none of these". Read at each line's first load it ruled out
     none, the same question was asked forty times, and the game ended with ten of her decisions never
     committed. A line that makes one of the options disagrees: the game ends as played."""
-    game, _ = _from_saved("mixed_none_said_to_loads_kept_in_several_orders.json", 5, 346334,
-                              fidelity="mixed")
-    _play_turns(game, 1)
-    t = game.totals
-    assert game.truth.state.is_terminal()
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
-    committed = game.recogniser.state
-    assert isinstance(committed, AacState)
-    assert committed.fingerprint() == game.truth.state.fingerprint()
+    _last_turn_ends_as_played("mixed_none_said_to_loads_kept_in_several_orders.json", 5, 346334, "mixed")
 
 
 def test_a_line_brought_back_at_a_button_does_not_go_on_with_the_seat_that_pressed_it():
@@ -3099,15 +3104,7 @@ def test_a_line_brought_back_at_a_button_does_not_go_on_with_the_seat_that_press
     his share in another order, his character ability still to use. On that line he was still to decide, so
     nothing was committed and nothing asked, and the game ended with his share uncommitted. The button says
     his part is over for such lines too: the game ends as played."""
-    game, _ = _from_saved("presence_share_reordered_brought_back_at_the_last_button.json", 4, 909,
-                          fidelity="presence")
-    _play_turns(game, 1)
-    t = game.totals
-    assert game.truth.state.is_terminal()
-    assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
-    committed = game.recogniser.state
-    assert isinstance(committed, AacState)
-    assert committed.fingerprint() == game.truth.state.fingerprint()
+    _last_turn_ends_as_played("presence_share_reordered_brought_back_at_the_last_button.json", 4, 909, "presence")
 
 
 def test_every_kept_line_is_searched_a_little_before_any_is_searched_whole():
