@@ -1001,28 +1001,40 @@ class Recogniser:
         12,000 states, the true line came tenth, and her button was refused (presence seed 343, 5 players,
         turn 179)."""
         settings = self.settings
-        found: list[Hypothesis] = []
-        spent = 0  # (only searches not done again below count: the second search redoes the first's states)
-        unfinished: list[tuple[Hypothesis, list[Hypothesis]]] = []
-        for h in self._hyps:
-            share = min(settings.end_share, settings.snapshot_budget - spent)
-            if share <= 0:
-                break
-            res = self._search(h, observed, goal=ended, budget=share)
-            if res.expansions >= share:
-                unfinished.append((h, res.matches))
+        results, unfinished, _ = self._searched_in_shares(self._hyps, observed, settings.snapshot_budget,
+                                                          settings.end_share, goal=ended)
+        # (the lines searched whole first, then those cut short, best first: breadth-first, a full search
+        # has the first search's ends among them)
+        cut = set(unfinished)
+        return [m for i in [*(i for i in results if i not in cut), *unfinished] for m in results[i].matches]
+
+    def _searched_in_shares(self, lines: Sequence[Hypothesis], observed: Mapping[str, tuple[str, ...] | int],
+                            budget: int, share: int, goal: Callable[[State], bool] | None = None,
+                            swapping: bool = False) -> tuple[dict[int, SearchResult], list[int], int]:
+        """Each line searched within one budget: first a short search from every line (``share`` states),
+        then, where that was cut short, a full one in the lines' order (no further than the first search once
+        what is left is no more than a share). Returns each line's search by its index, the indices of those
+        cut short at first, and the states spent; only searches not done again count, as the second search
+        redoes the first's states."""
+        results: dict[int, SearchResult] = {}
+        unfinished: list[int] = []
+        spent = 0
+        for i, h in enumerate(lines):
+            first = min(share, budget - spent)
+            if first <= 0:
+                break  # (explanations are kept best first: the rest are the least likely)
+            results[i] = res = self._search(h, observed, goal=goal, budget=first, swapping=swapping)
+            if res.expansions >= first:
+                unfinished.append(i)
             else:
                 spent += res.expansions
-                found.extend(res.matches)
-        for h, first in unfinished:  # (explanations are kept best first)
-            left = settings.snapshot_budget - spent
-            if left <= settings.end_share:
-                found.extend(first)  # (no further than the first search)
+        for i in unfinished:
+            left = budget - spent
+            if left <= share:
                 continue
-            res = self._search(h, observed, goal=ended, budget=left)
+            results[i] = res = self._search(lines[i], observed, goal=goal, budget=left, swapping=swapping)
             spent += res.expansions
-            found.extend(res.matches)  # (breadth-first: the first search's ends among them)
-        return found
+        return results, unfinished, spent
 
     def _ended_on_the_way(self, observed: Mapping[str, tuple[str, ...] | int],
                           ended: Callable[[State], bool], seat: int | None = None) -> list[Hypothesis]:
@@ -1536,23 +1548,9 @@ class Recogniser:
             # answer keeps the order: the next question is put at the first line's position); at Multanec's
             # next slide the eight before it spent the snapshot's budget on Ignotas's other loads, and the
             # slide, two decisions from the last line, was refused
-            found: dict[int, SearchResult] = {}
-            unfinished: list[int] = []
-            for i, h in enumerate(group):
-                share = min(self.settings.search_share, budget - expansions)
-                if share <= 0:
-                    break  # (explanations are kept best first: the rest are the least likely)
-                found[i] = res = self._search(h, observed, budget=share, swapping=swapping)
-                if res.expansions >= share:
-                    unfinished.append(i)  # (searched again below: not counted twice)
-                else:
-                    expansions += res.expansions
-            for i in unfinished:
-                left = budget - expansions
-                if left <= self.settings.search_share:
-                    continue  # (no further than the first search)
-                found[i] = res = self._search(group[i], observed, budget=left, swapping=swapping)
-                expansions += res.expansions
+            found, _, spent = self._searched_in_shares(group, observed, budget - expansions,
+                                                       self.settings.search_share, swapping=swapping)
+            expansions += spent
             for i in sorted(found):
                 res = found[i]
                 matches.extend(m for m in res.matches if self._agrees(m))
