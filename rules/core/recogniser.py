@@ -1577,9 +1577,9 @@ class Recogniser:
         return [h for h in far if h.seen + 1 - h.held > shown]
 
     def _matched(self, matches: list[Hypothesis], partial: list[Hypothesis],
-                 observed: Mapping[str, tuple[str, ...] | int]) -> Verdict:
+                 observed: Mapping[str, tuple[str, ...] | int], swapped: bool = False) -> Verdict:
         """Lines that explain the snapshot: settled, or kept while tokens are in a hand or another line is
-        still in progress."""
+        still in progress (``swapped``: found only through a swap, ``_explain_swapped``)."""
         self._answers_put_back(matches)
         # one explanation per resulting position, the best path to it, of those that account for the
         # snapshots: the shortest way to a position may skip what the table showed on the way there. Mixed
@@ -1624,7 +1624,7 @@ class Recogniser:
             # must not wait for the end of the turn, where a restart would have to explain it all at once)
             accepted: Path = ()
             if self._prompt is None:  # (an open question's options are counted from the committed position)
-                accepted, rebased = self._commit_prefix([*best, *moving])
+                accepted, rebased = self._commit_prefix([*best, *moving], within_turn=swapped)
                 if accepted:
                     self._hyps = [Hypothesis((), self._committed)]  # (the old ones start further back)
                     best, moving = rebased[: len(best)], rebased[len(best):]
@@ -1695,9 +1695,17 @@ class Recogniser:
         into a place that counts and another taken out of it between two snapshots (a hand swapping them
         in one motion, or a snapshot the sensors did not send) leave its count as it was, so a search that
         never moves away from the snapshot cannot pass through the place holding one more. Searched only
-        when nothing else explains the table: it widens every level."""
+        when nothing else explains the table: it widens every level.
+
+        What its lines begin with is committed only up to the end of the committed turn: read only this way,
+        the table may be a mistake, and what is committed within the turn a later snapshot can still take back
+        from the turn's marks (``_reexplain``), but not what reaches into the next turn. Presence seed 938, 2
+        players, turn 72: Aureon, part-way through a deploy, put an exhausted energy on his Monument Track by
+        mistake while Ignotas's turn was not yet committed as over; only a swap read it (his deploy in another
+        order, then a Move), eight decisions from Ignotas's pass on were committed, and once he took the
+        energy off, his next placement was refused."""
         matches, _, _ = self._gather(observed, swapping=True)
-        return self._matched(matches, [], observed) if matches else None
+        return self._matched(matches, [], observed, swapped=True) if matches else None
 
     def _explain_wider(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict:
         self._widen = False  # (once: a table out of sync for another reason must not cost this every time)
@@ -3022,9 +3030,9 @@ class Recogniser:
             prompts=self._prompts(),
         )
 
-    def _commit_prefix(self, hyps: list[Hypothesis]) -> tuple[Path, list[Hypothesis]]:
-        """Commit the decisions every explanation begins with; returns them, and the explanations (in
-        order) from the new committed position."""
+    def _commit_prefix(self, hyps: list[Hypothesis], within_turn: bool = False) -> tuple[Path, list[Hypothesis]]:
+        """Commit the decisions every explanation begins with (``within_turn``: no further than the end of the
+        committed turn); returns them, and the explanations (in order) from the new committed position."""
         index = self._divergence(hyps)
         accepted = hyps[0].path[:index] if hyps else ()
         if not accepted:
@@ -3037,8 +3045,15 @@ class Recogniser:
                 accepted = hyps[0].path[:index]
                 if not accepted:
                     return (), hyps
+        along = self._along(self._committed, accepted)
+        if within_turn:
+            turn = self._turn_key(self._committed)
+            index = next((i for i, node in enumerate(along[1:]) if self._turn_key(node.state) != turn), index)
+            accepted, along = accepted[:index], along[:index + 1]
+            if not accepted:
+                return (), hyps
         # (through the searched positions: projected and compared already)
-        self._commit(self._along(self._committed, accepted)[-1].state, accepted)
+        self._commit(along[-1].state, accepted)
         return accepted, [replace(h, path=h.path[index:]) for h in hyps]
 
     def _dropped_otherwise(self, hyps: list[Hypothesis], accepted: Path,

@@ -3288,3 +3288,17 @@ def test_an_invisible_action_named_first_goes_before_the_deploy_the_lines_made_f
     Two alternatives of the one decision asked about, the named one showing nothing, are taken in the order
     named."""
     _played_without_errors("presence_invisible_action_named_before_a_deploy.json", 4, 830, 2)
+
+
+def test_a_mistake_read_only_through_a_swap_commits_nothing_past_the_committed_turn():
+    """DEPLOY (p. 16: the energy divided freely between the Tile Pool and Monument sections), the Monument
+    Track (p. 25: no energy onto it without a Move) and REDOING ACTIONS (p. 34), presence table, 2 players
+    (presence seed 938, saved at turn 71). Aureon, deploying two energy, had put his Wild into the Tile Pool
+    and held his Magnet when he put an exhausted energy on his Monument Track by mistake. Only the last-resort
+    search through a swapped count read that table, by a deploy in another order and a Move; what all its
+    lines began with (eight decisions from Ignotas's pass, not yet committed, on, his deploy among them) was
+    committed into a turn whose marks hold nothing earlier to go back to, and once he took the energy off,
+    his Magnet put into the Library's section was refused. Lines found only through a swap commit nothing
+    past the end of the committed turn: the mistake is refused, and once it is put right his deploy is read
+    as made."""
+    _played_without_errors("presence_mistake_read_through_a_swap.json", 2, 938, 2, fidelity="presence")
