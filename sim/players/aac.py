@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -100,6 +100,9 @@ class AacTruth:
         self.groups = groups(state.cat)
         self.unit_of = {m: g for g, members in self.groups.items() for m in members}
         self.seen: dict[str, Action] = {}  # position digest -> decision taken there (answers prompts)
+        # every position decided at, with the decision's index in the history: a position stood at again
+        # has its earlier decisions too (``_made_there_before``)
+        self.visits: deque[tuple[str, int]] = deque(maxlen=OUTCOMES_KEPT)
         # the latest positions decided at and where each decision led (an option with the same outcome as
         # the decision taken is the player's answer too: the rules cannot tell the two apart)
         self.outcomes: OrderedDict[str, tuple[AacState, str]] = OrderedDict()
@@ -160,6 +163,7 @@ class AacTruth:
         st = self.state
         context = digest(st)
         self.seen[context] = action
+        self.visits.append((context, len(st.history)))
         at = st.clone()
         before = project(st)
         if st.frames and st.frames[-1]["t"] == "turn":
@@ -268,6 +272,9 @@ class AacTruth:
                 if made_at is not None:
                     self.told[len(made_at[0].history)] = (action, context)
                 return key
+        before = self._made_there_before(context, options, memory, seat) if not again else None
+        if before is not None:
+            return before
         beyond = self._beyond_promises(context, options, seat)
         if beyond is not None:
             return beyond
@@ -473,6 +480,23 @@ class AacTruth:
                 return next((key for key, option in options if option.kind == "pass"), NONE_OF_THESE)
             return named
         return None
+
+    def _made_there_before(self, context: str, options: list[tuple[str, Action]], memory: PromptMemory | None,
+                           seat: int | None) -> str | None:
+        """The option they made at ``context`` on an earlier visit, since the controller last agreed: a
+        position stood at twice has two decisions, and a question about it is about either.
+
+        Mixed seed 346530, 3 players, turn 207: Rusné, out of energy, moved her Magnet up a row, a Compass
+        from position 1's top row to position 2's bottom row and back, then loaded a Rose from the Tile
+        Pool: the game stood twice after the Magnet. Asked there whether the Compass went to position 2's
+        bottom row or position 1's, she recalled only her latest decision there, the Rose, said "none of
+        these", the line she took was ruled out, and her Compass and Rose were committed in each other's
+        places."""
+        if memory is None:
+            return None
+        history = self.state.history
+        made = [history[i] for where, i in self.visits if where == context and memory.since <= i < len(history)]
+        return _option_among(options, seat, made)
 
     def _standing_there_again(self, context: str, memory: PromptMemory | None) -> bool:
         """Is the game at ``context`` now, having come round to it, with the decision made there the time

@@ -669,3 +669,37 @@ def test_a_player_who_chose_another_tile_names_no_option_that_only_ends_alike() 
     # (with the tile she chose offered, she names it)
     options.append(("4", Action("replenish", (1,))))
     assert truth.answer(asked, options, memory, outcomes, freyith) == "4"
+
+
+def test_a_player_asked_about_a_position_stood_at_twice_names_what_they_made_there_first() -> None:
+    """ADVANCE step 4 and Running Out of Energy (p. 12-13: any slot of your Device is a source once the
+    Exhausted Pool is empty), mixed seed 346530, 3 players, turn 207: Rusné moved her Magnet from position
+    2's bottom row to its top row, a Compass from position 1's top row to position 2's bottom row and back,
+    then loaded a Rose from the Tile Pool. The game stood twice where it was after the Magnet. Asked there
+    whether the Compass went to position 2's bottom row or position 1's, she recalled only her latest
+    decision there, the Rose, and said "none of these": the line she took was ruled out, and her Compass
+    and Rose were committed in each other's places. She names the move she made there first."""
+    data = json.loads((Path(__file__).parent / "data" / "mixed_loads_stood_twice_after_the_magnet.json").read_text())
+    state = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(state, AacState)
+    rusne = state.current_player
+
+    def load(pos: int, row: str, energy: str, source: str) -> Action:
+        return Action("load", (pos, row, energy, source))
+
+    accepted = [Action("slide", ("III.4",)), Action("slide", ("rusne.0b",)),
+                load(1, "bottom", "wild", "exhausted"), load(2, "bottom", "magnet", "exhausted"),
+                load(1, "top", "compass", "exhausted")]
+    there_first = load(2, "bottom", "compass", "dev:1:top")
+    made = [*accepted, load(2, "top", "magnet", "dev:2:bottom"), there_first,
+            load(1, "top", "compass", "dev:2:bottom"), load(2, "top", "rose", "pool")]
+    options = [("1", there_first), ("2", load(1, "bottom", "compass", "dev:1:top"))]
+    truth = AacTruth(state.clone(), random.Random(0), load_wiring_map("aac-5p-mixed").specs())
+    memory = PromptMemory()
+    memory.agreed(len(truth.state.history))
+    for action in made:
+        truth.apply(action)
+    memory.accept(accepted, deciders=[rusne] * len(accepted))
+    asked = next(d for d, a in truth.seen.items() if a == made[-1])  # (where she stood after the Magnet)
+    assert truth.answer(asked, options, memory, {}, rusne) == "1"
+

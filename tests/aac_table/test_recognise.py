@@ -3302,3 +3302,11 @@ def test_a_mistake_read_only_through_a_swap_commits_nothing_past_the_committed_t
     past the end of the committed turn: the mistake is refused, and once it is put right his deploy is read
     as made."""
     _played_without_errors("presence_mistake_read_through_a_swap.json", 2, 938, 2, fidelity="presence")
+
+
+def test_a_position_stood_at_twice_is_read_as_made_on_a_mixed_table():
+    """ADVANCE step 4 and Running Out of Energy (p. 12-13), mixed table, 3 players (mixed seed 346530, saved
+    at turn 207): Rusné's loads stand twice at one position, and asked about it she names the move she made
+    there first (``test_prompt_memory``). Her turn is read as made: no desync, and turn 208 begins where
+    the players' did."""
+    _played_without_errors("mixed_loads_stood_twice_after_the_magnet.json", 3, 346530, 2, fidelity="mixed")
