@@ -18,6 +18,18 @@ PASS = Action("pass", ())
 BRIDGE = Action("bridge", ("bp.fortress-beacon",))
 
 
+def _saved(name: str) -> AacState:
+    """A soak game's position saved in tests/aac_table/data."""
+    data = json.loads((Path(__file__).parent / "data" / name).read_text())
+    state = rules.load("aac").state_from_json(data["state"])
+    assert isinstance(state, AacState)
+    return state
+
+
+def _load(pos: int, row: str, energy: str, source: str) -> Action:
+    return Action("load", (pos, row, energy, source))
+
+
 def test_a_player_who_took_the_benefit_says_so_even_after_passing_on_something_else() -> None:
     """Rulebook p. 24 (landing on a bridge token): the benefit is optional. The player passed on an earlier,
     unrelated choice and then took the bridge's benefit; asked "take the bridge token's benefit?",
@@ -110,10 +122,7 @@ def test_a_like_decision_of_another_seat_left_unaccepted_is_not_recalled_as_ones
 
 def _saved_truth(name: str) -> AacTruth:
     """The players' game at a position saved from a soak (tests/aac_table/data), at a 5-seat table."""
-    data = json.loads((Path(__file__).parent / "data" / name).read_text())
-    state = rules.load("aac").state_from_json(data["state"])
-    assert isinstance(state, AacState)
-    return AacTruth(state, random.Random(0), load_wiring_map("aac-5p").specs())
+    return AacTruth(_saved(name), random.Random(0), load_wiring_map("aac-5p").specs())
 
 
 def _truth(seed: int) -> AacTruth:
@@ -521,15 +530,9 @@ def test_a_player_back_at_a_position_whose_decision_was_accepted_decides_there_a
     had accepted the load she made there then. Asked there which load came next, before making one, she
     named that load again, then what she had done at the position after it, twenty answers round a loop
     she never made. The choice is still to make: she decides by answering, and makes what she named."""
-    data = json.loads((Path(__file__).parent / "data" / "presence_loads_come_round_to_an_accepted_position.json")
-                      .read_text())
-    state = rules.load("aac").state_from_json(data["state"])
-    assert isinstance(state, AacState)
+    state = _saved("presence_loads_come_round_to_an_accepted_position.json")
     rusne = state.current_player
-
-    def load(pos: int, row: str, energy: str, source: str) -> Action:
-        return Action("load", (pos, row, energy, source))
-
+    load = _load
     made = [Action("slide", ("III.1",)), Action("slide", ("II.4",)),
             load(2, "top", "compass", "exhausted"), load(2, "top", "wild", "exhausted"),
             load(1, "bottom", "magnet", "exhausted"), load(2, "top", "compass", "exhausted"),
@@ -679,14 +682,9 @@ def test_a_player_asked_about_a_position_stood_at_twice_names_what_they_made_the
     whether the Compass went to position 2's bottom row or position 1's, she recalled only her latest
     decision there, the Rose, and said "none of these": the line she took was ruled out, and her Compass
     and Rose were committed in each other's places. She names the move she made there first."""
-    data = json.loads((Path(__file__).parent / "data" / "mixed_loads_stood_twice_after_the_magnet.json").read_text())
-    state = rules.load("aac").state_from_json(data["state"])
-    assert isinstance(state, AacState)
+    state = _saved("mixed_loads_stood_twice_after_the_magnet.json")
     rusne = state.current_player
-
-    def load(pos: int, row: str, energy: str, source: str) -> Action:
-        return Action("load", (pos, row, energy, source))
-
+    load = _load
     accepted = [Action("slide", ("III.4",)), Action("slide", ("rusne.0b",)),
                 load(1, "bottom", "wild", "exhausted"), load(2, "bottom", "magnet", "exhausted"),
                 load(1, "top", "compass", "exhausted")]
