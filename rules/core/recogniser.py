@@ -3265,6 +3265,38 @@ class Recogniser:
             kinds.add((h.path[at][0], decision.get("kind") if isinstance(decision, dict) else None, action.kind))
         return (index, picks) if len(kinds) == 1 else None
 
+    def _not_passed_through(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
+        """The lines whose position no longer line passes through (its decisions made in another order), when
+        nothing else tells the lines apart.
+
+        Such a line offers no choice of its own: the longer one made the same decisions and went on. Its
+        decisions, counted as every line's, hide the choices the longer lines differ in, and where the lines
+        first differ the player is asked which of two decisions they made first, having made both. Presence
+        seed 983, turn 139: Ignotas, sharing a completed section, took its benefit (an upgraded action token)
+        and then activated his Magnet there; a line with the two the other way round went on through the rest
+        of his turn, and one in his order stopped after them. Asked "activate the Magnet, or the benefit?", he
+        named the benefit, which ruled out every line that went on; the short line was searched on from, never
+        reached the table again, and his opponent's next turn was refused. (Applied to every question, it
+        changed which was asked first at a saved position, and that game's later play was refused: presence
+        seed 237, turn 107.)"""
+        if len(hyps) < 3:
+            return hyps
+        ends = {id(h): self._key(h.state) for h in hyps}
+        passed: set[int] = set()
+        for h in hyps:
+            if id(h) in passed:
+                continue
+            for other in hyps:
+                if len(other.path) <= len(h.path) or id(other) in passed:
+                    continue
+                if Counter(other.path[:len(h.path)]) != Counter(h.path):
+                    continue  # (the same decisions, or it cannot pass through the same position)
+                if self._key(self._along(self._committed, other.path[:len(h.path)])[-1].state) == ends[id(h)]:
+                    passed.add(id(h))
+                    break
+        kept = [h for h in hyps if id(h) not in passed]
+        return kept if len(kept) >= 2 else hyps
+
     def _state_at(self, h: Hypothesis, at: int) -> State:
         """The position before ``h``'s decision at ``at`` (the searched one: not to be changed)."""
         return self._along(self._committed, h.path[:at])[-1].state
@@ -3276,6 +3308,11 @@ class Recogniser:
             hyps = moved  # the committed position (nothing done yet) is a fallback, not an answer; so is a
             # starting point kept for the lines cut (``_standing_for``)
         question = self._slot_question(hyps) or self._question(hyps, strict=False)
+        if question is None:  # (before asking which of the same decisions came first: see below)
+            kept = self._not_passed_through(hyps)
+            if len(kept) < len(hyps):
+                hyps = kept
+                question = self._slot_question(hyps) or self._question(hyps, strict=False)
         if question is not None:
             # the question is put to one player, and their answer is read among their decisions (``_agrees``):
             # each line is offered by its first difference of theirs, not by another player's decision it made

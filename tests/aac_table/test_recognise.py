@@ -3310,3 +3310,14 @@ def test_a_position_stood_at_twice_is_read_as_made_on_a_mixed_table():
     there first (``test_prompt_memory``). Her turn is read as made: no desync, and turn 208 begins where
     the players' did."""
     _played_without_errors("mixed_loads_stood_twice_after_the_magnet.json", 3, 346530, 2, fidelity="mixed")
+
+
+def test_a_line_in_another_order_that_stops_short_is_not_offered_as_a_choice():
+    """Monument section completion (p. 18-19: each contributor takes the energy or the benefit, and exhausts
+    or activates their energy in the section, in either order), presence table, 2 players (presence seed 983,
+    saved at turn 138). Ignotas took the Ship's benefit, an upgraded action token, then activated his Magnet
+    there. A line that did the two the other way round went on through his turn; one in his order stopped
+    after them. Offered both, "activate the Magnet, or the benefit?", he named the benefit he took first,
+    which ruled out every line that went on; turn 141's legal play was refused. A line whose position a
+    longer one passes through is no choice of its own, and the turns are read as made."""
+    _played_without_errors("presence_section_share_in_another_order.json", 2, 983, 4, fidelity="presence")
