@@ -3266,8 +3266,8 @@ class Recogniser:
         return (index, picks) if len(kinds) == 1 else None
 
     def _not_passed_through(self, hyps: list[Hypothesis]) -> list[Hypothesis]:
-        """The lines whose position no longer line passes through (its decisions made in another order), when
-        nothing else tells the lines apart.
+        """The lines but those whose position a longer line passes through (the same decisions in another
+        order), for when nothing else tells the lines apart.
 
         Such a line offers no choice of its own: the longer one made the same decisions and went on. Its
         decisions, counted as every line's, hide the choices the longer lines differ in, and where the lines
@@ -3284,13 +3284,13 @@ class Recogniser:
         ends = {id(h): self._key(h.state) for h in hyps}
         passed: set[int] = set()
         for h in hyps:
-            if id(h) in passed:
-                continue
+            if not h.path or id(h) in passed:
+                continue  # (the committed position is no option either way)
             for other in hyps:
                 if len(other.path) <= len(h.path) or id(other) in passed:
                     continue
                 if Counter(other.path[:len(h.path)]) != Counter(h.path):
-                    continue  # (the same decisions, or it cannot pass through the same position)
+                    continue  # (other decisions: not the same position)
                 if self._key(self._along(self._committed, other.path[:len(h.path)])[-1].state) == ends[id(h)]:
                     passed.add(id(h))
                     break
