@@ -2943,7 +2943,13 @@ class Recogniser:
                           observed: Mapping[str, tuple[str, ...] | int], result: SearchResult) -> list[Hypothesis]:
         """The decisions from ``start`` that are the lift the table shows (a token taken into a hand the rules
         hold it in, as a character's tier-III ability to rearrange all energy in a Device does, pp. 28-31):
-        found beside ``hand``, the hand at work, and ranked just after it (``beside``).
+        found beside ``hand``, the hand at work, and ranked just after it (``beside``). After a decision
+        nothing shows, too: the ability opens at the end of the turn, with the pass that ends it. Mixed seed
+        346706, 2 players, turn 226: Ignotas's first four lifts were read as a hand at work, each load then
+        paired with one lift; the lines that crowded the list were moves in progress, never asked about, and
+        a rearrangement with five energies in other rows was committed (mixed seed 346233, turn 235, the
+        same, refused). Read as lifts, which energy each took is asked while the Device is rearranged (346706
+        from its turn 226: nine questions about it, no error).
 
         A lift read only as a hand at work is later read as the token put back when another goes in its
         place, and where sensors only count, the two places' energies are swapped unasked. Mixed seed
@@ -2965,15 +2971,36 @@ class Recogniser:
         for action in _legal(root):
             if plausible is not None and not plausible(state, action, cmp0):
                 continue
-            kid, _changed = self._child(root, action)
+            kid, changed = self._child(root, action)
             result.expansions += 1
+            step = ((_who(state, decider, action), action),)
+            if not changed and action.kind == "pass" and not kid.state.is_terminal():
+                # (a pass nothing shows may come first, when the same player goes on: the pass that ends a turn
+                # opens its tier-III ability. Not after any decision nothing shows: at an identity table, such a
+                # decision and a Compass reposition's lift after it were offered beside the hand at work, and the
+                # player, who had made neither, could only say "none of these": the service's game seed 303)
+                after = kid.state
+                for then in _legal(kid):
+                    if after.current_player != state.current_player:
+                        break
+                    if plausible is not None and not plausible(after, then, cmp0):
+                        continue  # (the table is as it was: the same comparison)
+                    grandkid, _ = self._child(kid, then)
+                    result.expansions += 1
+                    if self._compare(grandkid.state, observed).exact:
+                        made = (_who(after, after.current_player, then), then)
+                        found.extend(self._lift_line(start, hand, (*step, made), grandkid))
+                continue
             if not self._compare(kid.state, observed).exact:
                 continue
-            line = Hypothesis((*start.path, (_who(state, decider, action), action)), kid.state, start.seen + 1,
-                              held=start.held, loose=start.loose + _free_in_transit(kid), beside=hand)
-            if self._agrees(line):
-                found.append(line)
+            found.extend(self._lift_line(start, hand, step, kid))
         return found
+
+    def _lift_line(self, start: Hypothesis, hand: Hypothesis, steps: Path, node: _Node) -> list[Hypothesis]:
+        """``start`` gone on by the lift ``steps`` end in, if it keeps to the answers."""
+        line = Hypothesis((*start.path, *steps), node.state, start.seen + 1, held=start.held,
+                          loose=start.loose + _free_in_transit(node), beside=hand)
+        return [line] if self._agrees(line) else []
 
     def _still_between(self, before: State, node: _Node, cmp: Comparison,
                        observed: Mapping[str, tuple[str, ...] | int]) -> bool:

@@ -3321,3 +3321,22 @@ def test_a_line_in_another_order_that_stops_short_is_not_offered_as_a_choice():
     which ruled out every line that went on; turn 141's legal play was refused. A line whose position a
     longer one passes through is no choice of its own, and the turns are read as made."""
     _played_without_errors("presence_section_share_in_another_order.json", 2, 983, 4, fidelity="presence")
+
+
+def test_energy_rearranged_after_the_pass_is_read_lift_by_lift():
+    """Ignotas III (p. 29: at the end of a turn on which his character entered a region, he may rearrange all
+    energy in his Device), mixed table (presence-only Device slots, read as a count per row), 2 players (mixed
+    seed 346706, saved at turn 226). The ability opens with the pass that ends his turn, which nothing shows,
+    so his first lifts were read as a hand at work and each load paired with one lift; the lines were moves
+    in progress, never asked about, and a rearrangement with five energies in other rows was committed (a
+    desync at turn 227). A lift after a decision nothing shows is read as the lift, and which energy it took
+    is asked while he rearranges: the two turns are read as made."""
+    _played_without_errors("mixed_rearranged_after_the_pass_lift_by_lift.json", 2, 346706, 2, fidelity="mixed")
+
+
+def test_energy_rearranged_with_a_mistake_midway_is_read_as_made():
+    """Ignotas III (p. 29) and the mistakes players make, mixed table, 4 players (mixed seed 346233, saved at
+    turn 235, the game's last turn): he rearranges his Device after long loads, and a deliberate mistake comes
+    in the middle. Read as a hand at work, his lifts left the true line out of the kept ones, "none of these"
+    was refused and his load of a Magnet was refused; read lift by lift, the turn is read as made."""
+    _played_without_errors("mixed_rearranged_with_a_mistake_midway.json", 4, 346233, 1, fidelity="mixed")
