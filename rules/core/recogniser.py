@@ -2980,9 +2980,7 @@ class Recogniser:
                 # decision and a Compass reposition's lift after it were offered beside the hand at work, and the
                 # player, who had made neither, could only say "none of these": the service's game seed 303)
                 after = kid.state
-                for then in _legal(kid):
-                    if after.current_player != state.current_player:
-                        break
+                for then in _legal(kid) if after.current_player == state.current_player else ():
                     if plausible is not None and not plausible(after, then, cmp0):
                         continue  # (the table is as it was: the same comparison)
                     grandkid, _ = self._child(kid, then)
@@ -3308,19 +3306,14 @@ class Recogniser:
         seed 237, turn 107.)"""
         if len(hyps) < 3:
             return hyps
-        ends = {id(h): self._key(h.state) for h in hyps}
         passed: set[int] = set()
         for h in hyps:
             if not h.path or id(h) in passed:
                 continue  # (the committed position is no option either way)
-            for other in hyps:
-                if len(other.path) <= len(h.path) or id(other) in passed:
-                    continue
-                if Counter(other.path[:len(h.path)]) != Counter(h.path):
-                    continue  # (other decisions: not the same position)
-                if self._key(self._along(self._committed, other.path[:len(h.path)])[-1].state) == ends[id(h)]:
-                    passed.add(id(h))
-                    break
+            n, made = len(h.path), Counter(h.path)
+            if any(len(other.path) > n and id(other) not in passed and Counter(other.path[:n]) == made
+                   and self._key(self._state_at(other, n)) == self._key(h.state) for other in hyps):
+                passed.add(id(h))
         kept = [h for h in hyps if id(h) not in passed]
         return kept if len(kept) >= 2 else hyps
 
