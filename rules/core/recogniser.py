@@ -117,6 +117,16 @@ def _apart_from(evidence: list[Evidence], places: AbstractSet[str]) -> list[Evid
     return out
 
 
+def _missed(changed: AbstractSet[str], before: Comparison, after: Comparison) -> bool:
+    """Did a decision change a place whose sensor reads it the same either way (an action token upgraded in
+    a presence-only slot), beside places the table does show changing? Mixed seed 346846, 4 players, turn
+    80: Freyith took her bridge token's benefit, the Beacon's upgrade, and swapped her action token; her
+    turn's end revealed the Forge's next section. "Pass" showed the same reveal, and the upgrade, which
+    showed it too, was not taken for another explanation: her upgrade was lost unasked."""
+    return any(before.extra.get(u) == after.extra.get(u) and before.missing.get(u) == after.missing.get(u)
+               for u in changed)
+
+
 class PhysicalView(Protocol):
     """A game's view of its table (implemented per game, e.g. ``rules.aac.table_view``).
 
@@ -2726,7 +2736,8 @@ class Recogniser:
                         swapped.add(id(h2))
                     # (followed only where a sensor can miss a change: otherwise not worth the time)
                     unseen = tracking and cmp2.extra == cmp.extra and cmp2.missing == cmp.missing
-                    hidden = tracking and (id(hyp) in masked or (bool(changed) and unseen))
+                    hidden = tracking and (id(hyp) in masked
+                                           or (bool(changed) and (unseen or _missed(changed, cmp, cmp2))))
                     if cmp2.exact and (goal is None or goal(kid.state)):
                         # (past the alternatives only a line with a change the sensors missed is another
                         # explanation; decisions that move nothing at all are taken when needed, the fewest)

@@ -3340,3 +3340,18 @@ def test_energy_rearranged_with_a_mistake_midway_is_read_as_made():
     in the middle. Read as a hand at work, his lifts left the true line out of the kept ones, "none of these"
     was refused and his load of a Magnet was refused; read lift by lift, the turn is read as made."""
     _played_without_errors("mixed_rearranged_with_a_mistake_midway.json", 4, 346233, 1, fidelity="mixed")
+
+
+def test_an_upgrade_the_sensors_cannot_see_beside_a_visible_change_is_asked_about():
+    """Bridge benefits (p. 24) and the Beacon's upgrade (p. 21), mixed table (action tokens in presence-only
+    slots), 4 players (mixed seed 346846, saved at turn 80). Freyith ended her move on a bridge, took its
+    benefit (a copy of the Beacon's: an upgraded action token) and swapped her action token; the end of her
+    turn revealed the Forge's next section. "Pass" showed the same reveal in one decision, and the upgrade,
+    which showed it too, was not taken for another explanation, since its token swap was not the only change:
+    the upgrade was lost unasked and turn 81 began from a position the players never reached. Now she is
+    asked, and the upgrade she made is committed."""
+    committed, asked = _played_and_asked("mixed_bridge_benefit_upgrade_seen_only_as_a_lift.json", 4, 346846,
+                                         turns=2, fidelity="mixed")
+    upgrade = Action("upgrade", ("u1b",))
+    assert upgrade in committed
+    assert any(made == upgrade and upgrade in options for made, options in asked), asked
