@@ -95,6 +95,18 @@ class AacDemo:
         self.pace.pause()
         self.stack.settle()
 
+    def _done_after_mistake(self, seat: int) -> dict[str, Any]:
+        """The controller waits (the table may be part-way through a legal move); the player who made the
+        mistake, taking it for a finished move, presses their seat button: now it must say what is wrong.
+        Demo seed 640141300, 3 players, turn 27: Aureon, the contributor of a completed section, took an
+        energy from the reserve into her Exhausted Pool with no benefit; both places only count, and one
+        energy of a two-energy reward taken there reads the same, so the controller waited for the second."""
+        char = self.truth.state.players[seat].char
+        button = f"{char}.seat.button"
+        if not self.stack.press(lambda level: self.truth.table.set_level(button, level)):
+            self.tally.note(f"the seat button of {char} was not reported")
+        return self.stack.barrier()
+
     def _end_turn(self, seat: int) -> None:
         """The player says they are done (seat button); then the service must stand where the truth does."""
         char = self.truth.state.players[seat].char
@@ -153,10 +165,13 @@ class AacDemo:
             return
         self.illegal_left -= 1
         self.tally.illegal_injected += 1
+        seat = self.truth.state.current_player
         fix = mistake.do(self.truth)
         self._manipulated()
         doc = self.stack.barrier()
-        if not (doc.get("sync") or {}).get("in_sync", True) or doc.get("refusal"):
+        if _waiting(doc):
+            doc = self._done_after_mistake(seat)
+        if _refused(doc):
             self.tally.illegal_flagged += 1
         else:
             self.tally.note(f"mistake not flagged: {mistake.name} ({mistake.rule})")
@@ -171,3 +186,13 @@ class AacDemo:
             self.tally.note(f"still out of sync after putting right: {mistake.name}")
             self.stack.request("resync")
             self._in_sync = bool((self.stack.barrier().get("sync") or {}).get("in_sync", True))
+
+
+def _refused(doc: dict[str, Any]) -> bool:
+    """Does the service's published state refuse the table (out of sync, or a refusal with its reason)?"""
+    return not (doc.get("sync") or {}).get("in_sync", True) or bool(doc.get("refusal"))
+
+
+def _waiting(doc: dict[str, Any]) -> bool:
+    """Is the service, in sync, waiting for a move it sees under way?"""
+    return not _refused(doc) and bool((doc.get("sync") or {}).get("pending"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import operator
+import random
 import subprocess
 import sys
 import threading
@@ -128,3 +129,26 @@ def test_the_terminal_view_shows_seats_moves_refusals_and_the_winner(transport):
 def _get(port: int, path: str) -> str:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
         return str(response.read().decode())
+
+
+def test_a_mistake_that_reads_as_a_move_under_way_is_refused_once_its_player_says_done():
+    """Demo seed 640141300, 3 players, turn 27 (rulebook p. 20: energy comes from the reserve only through a
+    benefit): Aureon, the contributor of a completed section, took an energy from the reserve into her
+    Exhausted Pool. Both places only count, and the first of the two energies her reward would take there
+    reads the same, so the controller waited for the rest (in sync, pending), and the demo counted the mistake
+    not flagged. A player who made it takes the move for finished and presses the seat button: then the
+    controller refuses it, naming the place."""
+    from firmware_bridge.demo.aac import AacDemo
+    from firmware_bridge.demo.stack import StackSettings
+    from firmware_bridge.demo.tally import Pace
+
+    seed = 640141300
+    settings = StackSettings(game="aac", players=3, seed=seed, transport="direct")
+    # (its second mistake comes at decision 190; the first, at 40, was always refused at once)
+    driver = AacDemo(settings, pace=Pace(0.0, random.Random(seed)), illegal=2, publishers=[], say=lambda _: None,
+                     max_decisions=200)
+    result = driver.run()
+    assert (result["illegal_injected"], result["illegal_flagged"], result["illegal_recovered"]) == (2, 2, 2), \
+        result["notes"]
+    # (cut short mid-turn, the final comparison may find the controller still weighing the move in progress)
+    assert result["false_rejections"] == 0, result["notes"]
