@@ -3355,3 +3355,13 @@ def test_an_upgrade_the_sensors_cannot_see_beside_a_visible_change_is_asked_abou
     upgrade = Action("upgrade", ("u1b",))
     assert upgrade in committed
     assert any(made == upgrade and upgrade in options for made, options in asked), asked
+
+
+def test_tokens_moved_between_presence_only_places_are_not_taken_for_an_unseen_swap():
+    """ADVANCE (p. 13: a slide, then the tiles that entered loaded from anywhere the rules allow), presence table,
+    3 players (presence seed 993, saved at turn 208). Counting every decision that changed a place its sensor
+    reads the same as another explanation of the table (for an upgrade swapped in beside a visible change: see
+    the test above), every slide and tile moved among presence-only places counted too; more lines stayed
+    through Freyith's eight loads of turn 209, one was committed unasked, and turn 210 began from a position
+    the players never reached. Only a token new to the table counts, and the turns are read as made."""
+    _played_without_errors("presence_freyith_reloads_after_a_slide.json", 3, 993, 3, fidelity="presence")
