@@ -101,18 +101,19 @@ class AacDemo:
         Demo seed 640141300, 3 players, turn 27: Aureon, the contributor of a completed section, took an
         energy from the reserve into her Exhausted Pool with no benefit; both places only count, and one
         energy of a two-energy reward taken there reads the same, so the controller waited for the second."""
+        self._press_seat_button(seat)
+        return self.stack.barrier()
+
+    def _press_seat_button(self, seat: int) -> None:
+        """The seat's player presses their button and lets go (noted if the service never heard it)."""
         char = self.truth.state.players[seat].char
         button = f"{char}.seat.button"
         if not self.stack.press(lambda level: self.truth.table.set_level(button, level)):
             self.tally.note(f"the seat button of {char} was not reported")
-        return self.stack.barrier()
 
     def _end_turn(self, seat: int) -> None:
         """The player says they are done (seat button); then the service must stand where the truth does."""
-        char = self.truth.state.players[seat].char
-        button = f"{char}.seat.button"
-        if not self.stack.press(lambda level: self.truth.table.set_level(button, level)):
-            self.tally.note(f"the seat button of {char} was not reported")
+        self._press_seat_button(seat)
         doc = self._check(self.stack.barrier())
         self._compare(doc, f"the end of turn {self.truth.state.turn_number}")
 
