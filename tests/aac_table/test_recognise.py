@@ -3365,3 +3365,21 @@ def test_tokens_moved_between_presence_only_places_are_not_taken_for_an_unseen_s
     through Freyith's eight loads of turn 209, one was committed unasked, and turn 210 began from a position
     the players never reached. Only a token new to the table counts, and the turns are read as made."""
     _played_without_errors("presence_freyith_reloads_after_a_slide.json", 3, 993, 3, fidelity="presence")
+
+
+def test_a_swap_no_snapshot_showed_is_not_committed_before_the_turn_ends():
+    """Achievements (p. 22: an energy is placed there only by an action) and the reposition action, presence
+    table, 3 players (presence seed 1023, saved at turn 117). While deploying a Compass into the unsensed tile
+    pool, Rusné put an energy from her unsensed Exhausted Pool on an achievement by mistake, and took it back.
+    "Reposition the Wild from the Fortress to the achievement, deploy the Compass into the Fortress" reads
+    the same on the sensors (the Fortress space never read empty): it was committed, the mistake went
+    unflagged, and the table put right was refused two turns later. A swap no snapshot showed now waits for
+    the turn's end; put back, the table is read as the turn made."""
+    game, start = _from_saved("presence_achievement_mistake_read_as_a_swap.json", 3, 1023, fidelity="presence")
+    _play_turns(game, 4)
+    t = game.totals
+    assert t.mistakes == 1
+    assert (t.missed_illegal, t.false_rejections, t.desyncs) == (0, 0, 0), t.notes
+    done = game.recogniser.state.history[len(start.history):]
+    truth = game.truth.state.history[len(start.history):]
+    assert done[:len(truth)] == truth[:len(done)], (done, truth)
