@@ -62,6 +62,27 @@ def _made_another(options: list[tuple[str, Action]], seat: int | None,
     return first is not None and first not in offered and first.kind in {action.kind for action in offered}
 
 
+
+def _unaccepted_offered(made: Sequence[tuple[int, Action]], accepted: Sequence[tuple[int | None, Action]],
+                        options: Sequence[tuple[str, Action]], seat: int | None) -> str | None:
+    """The first of these decisions (``seat``'s) the controller has not accepted, when it is offered and
+    every decision accepted was made. The controller took a player's decisions in another order, not
+    misread: "bottom Compass" accepted before the "bottom Magnet" the player loaded first, and asked which
+    load came next, the player names the one not accepted yet (presence seed 992, 2 players, turn 90:
+    Aureon recalled her Compass, the next of hers after the Magnet, and her three loads were committed as
+    Compasses; presence seed 1030, turn 140, the same with a Wild and a Rose). When that one is not
+    offered, the question is about something else (presence seed 564: a move of no steps read as a
+    Deploy, then asked which tile the Deploy took from)."""
+    unmatched = list(made)
+    for who, action in accepted:  # (each accepted decision is the earliest made alike not yet matched)
+        at = next((i for i, (by, done) in enumerate(unmatched) if done == action and who in (None, by)), None)
+        if at is None:
+            return None  # (a decision accepted that they did not make: misread, not reordered)
+        del unmatched[at]
+    first = next((action for who, action in unmatched if seat is None or who == seat), None)
+    return next((key for key, option in options if option == first), None)
+
+
 def _not_among(position: AacState, made: Action, options: list[tuple[str, Action]]) -> bool:
     """Is ``made`` illegal at ``position``, or once made there, is none of the options but a pass legal any
     more (the choice asked about was made otherwise, not put off)?"""
@@ -459,6 +480,10 @@ class AacTruth:
                 continue
             if j + 1 >= len(made) or made[j][1] == action or (seat is not None and made[j + 1][0] != seat):
                 return None
+            reordered = _unaccepted_offered(made, accepted[:j + 1], options, seat) \
+                if action in [a for _, a in made[j + 1:]] else None
+            if reordered is not None:
+                return reordered
             named = next((key for key, option in options if option == made[j + 1][1]), None)
             # (only where the misread is the one difference so far, a decision of the same kind read otherwise:
             # lines that made their decisions in another order are asked about positions of their own. Mixed

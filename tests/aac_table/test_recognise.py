@@ -3383,3 +3383,13 @@ def test_a_swap_no_snapshot_showed_is_not_committed_before_the_turn_ends():
     done = game.recogniser.state.history[len(start.history):]
     truth = game.truth.state.history[len(start.history):]
     assert done[:len(truth)] == truth[:len(done)], (done, truth)
+
+
+def test_a_player_asked_after_loads_taken_in_another_order_names_the_one_not_taken():
+    """ADVANCE (p. 13: the tiles that entered loaded from the Exhausted Pool), presence table, 2 players
+    (presence seed 992, saved at turn 89). Aureon loaded a Compass into her new tile's top row, then a
+    Magnet and a Compass into its bottom row, all from her unsensed Exhausted Pool. The controller committed
+    the bottom Compass first (the same position either way) and asked which load came next; the simulated
+    player took the committed Compass for her Magnet misread and named her next load, the Compass, and turn
+    91 began from a position never reached. She now names the load not yet taken, the Magnet."""
+    _played_without_errors("presence_loads_committed_in_another_order.json", 2, 992, 3, fidelity="presence")
