@@ -3131,7 +3131,7 @@ class Recogniser:
                     continue
                 refilled = any(len(node.exp.get(u, ())) == len(had) and Counter(node.exp.get(u, ())) != Counter(had)
                                for node in along[i + 2:])
-                if refilled and all(obs.get(u) == seen[-1].get(u) for obs in seen):
+                if refilled and seen and all(obs.get(u) == seen[-1].get(u) for obs in seen):
                     while i > 0 and self._turn_key(along[i - 1].state) == turn:
                         i -= 1  # (and the turn's decisions before it: the swap's own action chosen first)
                     return i
