@@ -3109,12 +3109,12 @@ class Recogniser:
         """Where, in decisions about to be committed, a token is taken from a slot whose sensor shows only
         presence and, later in the same turn, another is put there, with no snapshot showing the slot empty:
         the turn's decisions wait for its end (or for the table to tell more). Two hand motions the sensors
-        never saw apart are as likely a mistake as that swap. Presence seed 1023, 3
-        players, turn 117: Rusné put an energy from her unsensed Exhausted Pool on an achievement (a mistake)
-        while deploying a Compass to the unsensed tile pool; "reposition the Wild from the Fortress to the
-        achievement, deploy the Compass into the Fortress" read the same, was committed, and the fix was
-        refused two turns later. (A slide moves every tile in one motion: one decision, not held. A place that
-        counts holds both tokens a moment: a swap there is a natural motion, not held.)"""
+        never saw apart are as likely a mistake as that swap. Presence seed 1023, 3 players, turn 117: Rusné
+        put an energy from her unsensed Exhausted Pool on an achievement (a mistake) while deploying a
+        Compass to the unsensed tile pool; "reposition the Wild from the Fortress to the achievement, deploy
+        the Compass into the Fortress" read the same, was committed, and the fix was refused two turns later.
+        (A slide moves every tile in one motion: one decision, not held. A place that counts holds both tokens
+        a moment: a swap there is a natural motion, not held.)"""
         units = self.view.units.units
         seen = [*self._past_commit, *self._since_commit]
         for i in range(len(along) - 1):

@@ -62,7 +62,6 @@ def _made_another(options: list[tuple[str, Action]], seat: int | None,
     return first is not None and first not in offered and first.kind in {action.kind for action in offered}
 
 
-
 def _unaccepted_offered(made: Sequence[tuple[int, Action]], accepted: Sequence[tuple[int | None, Action]],
                         options: Sequence[tuple[str, Action]], seat: int | None) -> str | None:
     """The first of these decisions (``seat``'s) the controller has not accepted, when it is offered and
