@@ -1495,7 +1495,30 @@ class Recogniser:
         swapped = self._explain_swapped(observed)
         if swapped is not None:
             return swapped
+        afresh = self._from_committed(observed) if gathered is None else None
+        if afresh is not None:
+            return afresh
         return self._out_of_sync(observed, closest)
+
+    def _from_committed(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
+        """Before refusing: the table searched afresh from the committed position, when every kept line had
+        gone on from it, for a move in progress (tokens only in a hand) the kept lines left behind. Mixed seed
+        347088, 4 players, turn 81: Ignotas passed and constructed the Forge's section with his patron token,
+        keeping the token in his hand; his Magnet there, activated, went into his Device's bottom row, as an
+        ADVANCE load from the Forge would (one decision, committed past), and when he took his reward energy
+        from the reserve into his Exhausted Pool no kept line explained it: his legal move was refused."""
+        if not self._hyps or not all(h.path for h in self._hyps):
+            return None
+        seen = max(h.seen for h in self._hyps)
+        res = self._search(Hypothesis((), self._committed, seen - 1), observed, budget=self.settings.repair_budget)
+        matches = self._against_evidence([m for m in res.matches if self._agrees(m)])
+        if matches:
+            return self._matched(matches, res.partial, observed)
+        partial = [h for h in res.partial if h.path and self._agrees(h)]
+        if not partial:
+            return None
+        self._keep(partial, observed)
+        return Verdict(in_sync=True, pending=True, prompts=self._prompts())
 
     def _put_back_lines(self, observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
         """The table is back as it was at an earlier snapshot since the last commit, and no kept line explains

@@ -3393,3 +3393,14 @@ def test_a_player_asked_after_loads_taken_in_another_order_names_the_one_not_tak
     player took the committed Compass for her Magnet misread and named her next load, the Compass, and turn
     91 began from a position never reached. She now names the load not yet taken, the Magnet."""
     _played_without_errors("presence_loads_committed_in_another_order.json", 2, 992, 3, fidelity="presence")
+
+
+def test_a_move_in_progress_the_kept_lines_left_behind_is_found_before_refusing():
+    """A monument section constructed with a patron token (p. 18: each contributor then activates or
+    exhausts their energy there and takes the energy or the benefit), mixed table, 4 players (mixed seed
+    347088, saved at turn 81). Ignotas passed and constructed the Forge's section with his patron token,
+    holding the token while he went on; his Magnet there, activated, went into his Device's bottom row, as
+    an ADVANCE load from the Forge reads. The kept lines went on from that load, and his reward energy,
+    taken from the reserve into his Exhausted Pool, was refused. Before refusing, the table is searched
+    afresh from the committed position for a move in progress, and the turn is read as made."""
+    _played_without_errors("mixed_patron_token_held_while_the_magnet_moves.json", 4, 347088, 2, fidelity="mixed")
