@@ -3138,6 +3138,8 @@ class Recogniser:
         the Compass into the Fortress" read the same, was committed, and the fix was refused two turns later.
         (A slide moves every tile in one motion: one decision, not held. A place that counts holds both tokens
         a moment: a swap there is a natural motion, not held.)"""
+        if not self._masking:
+            return None  # (no presence-only slot at this table: every commit would walk its decisions for none)
         units = self.view.units.units
         seen = [*self._past_commit, *self._since_commit]
         for i in range(len(along) - 1):
