@@ -1951,14 +1951,33 @@ class Recogniser:
         tile 2 and another from tile 2 back to position 1, which ends where he began, then loaded a Rose from
         the Fortress. Asked at that position which load came first, offered the Magnet and others, he said
         "none of these", thinking of the Rose; every line with the Magnet first was ruled out, the true one
-        among them, and his turn was committed with other energies in his presence-only slots."""
+        among them, and his turn was committed with other energies in his presence-only slots.
+
+        Only a round trip the table showed: a snapshot since the committed position read a position on the
+        way round that the asked one does not. Mixed seed 347140, 5 players, turn 309: Aureon, loading between
+        her count-only Device rows, named two loads before she made them; asked about a third, she said "none
+        of these", and a line of four Rose loads that came round to the asked position, never seen, then her
+        Magnet from the monument track, was the one left, and was committed: her Device ended with its
+        energies in other rows."""
         nodes = self._along(self._committed, h.path)
         asked = self._key(nodes[n].state)
         for back in range(n + 1, len(h.path)):
             if self._key(nodes[back].state) != asked:
                 continue
             at = _first_of(h.path, back, kinds, player)
-            if at is not None and h.path[at][1] not in others:
+            if at is not None and h.path[at][1] not in others and self._round_trip_seen(nodes[n:back + 1]):
+                return True
+        return False
+
+    def _round_trip_seen(self, nodes: list[_Node]) -> bool:
+        """Did a snapshot since the committed position read one of the positions between the first and the
+        last of ``nodes`` (the same position) and not that position?"""
+        units = self.view.units
+        start = nodes[0]
+        for table in [*self._past_commit, *self._since_commit]:
+            if compare(units, start.exp, start.proj.flexible, table).exact:
+                continue
+            if any(compare(units, node.exp, node.proj.flexible, table).exact for node in nodes[1:-1]):
                 return True
         return False
 

@@ -3404,3 +3404,15 @@ def test_a_move_in_progress_the_kept_lines_left_behind_is_found_before_refusing(
     taken from the reserve into his Exhausted Pool, was refused. Before refusing, the table is searched
     afresh from the committed position for a move in progress, and the turn is read as made."""
     _played_without_errors("mixed_patron_token_held_while_the_magnet_moves.json", 4, 347088, 2, fidelity="mixed")
+
+
+def test_none_of_these_is_not_escaped_by_a_round_trip_the_table_never_showed():
+    """ADVANCE step 4 (p. 12-13: load from any slot of your Device, a bound energy area or the monument
+    track) and "none of these" (Asking, docs/recogniser.md), mixed table, 5 players (mixed seed 347140, saved
+    at the start of the game's last turn). Aureon, loading between her count-only Device rows, named two
+    loads before she made them; asked about a third, she said "none of these". A line of four Rose loads
+    that came back to the asked position, then her Magnet from the monument track, was taken as a player
+    remembering the second time she stood there, was the only line left, and was committed: the game ended
+    with her energies in other rows than she put them. A round trip counts only when a snapshot showed it:
+    the game ends as played."""
+    _last_turn_ends_as_played("mixed_none_said_after_loads_named_before_made.json", 5, 347140, "mixed")
