@@ -83,6 +83,13 @@ def _put_back(seen: Sequence[Observed], evidence: list[Evidence]) -> list[Eviden
         again = {u for first, last, table in spans if at is not None and first < at < last
                  and not any(_fewer(table.get(v), here) for v, here in obs.items())
                  for u in lacking if _fewer(obs.get(u), table.get(u))}
+        # and a token put down and taken off again: where the snapshot lacks nothing the table around it has
+        # and only shows more
+        off = {u for first, last, table in spans if at is not None and first < at < last
+               and not any(_fewer(here, table.get(v)) for v, here in obs.items())
+               for u in shown if _fewer(table.get(u), obs.get(u))}
+        if off and not set(shown) - off:
+            continue  # (it shows nothing the table around it does not)
         out.append((obs, shown, [u for u in lacking if u not in again]) if again else (obs, shown, lacking))
     return out
 

@@ -3416,3 +3416,15 @@ def test_none_of_these_is_not_escaped_by_a_round_trip_the_table_never_showed():
     with her energies in other rows than she put them. A round trip counts only when a snapshot showed it:
     the game ends as played."""
     _last_turn_ends_as_played("mixed_none_said_after_loads_named_before_made.json", 5, 347140, "mixed")
+
+
+def test_a_token_put_down_and_taken_off_again_is_no_evidence():
+    """ACTIONS (p. 14: exhaust a bottom-row energy), the claim (p. 17) and a mistake put right ("load a
+    bottom slot outside step 4", p. 13), presence table, 4 players (presence seed 1081, saved at turn 10).
+    Multanec put a Compass from his unsensed Exhausted Pool into an empty presence-only slot by mistake, took
+    it off again, then exhausted the Rose of his position 1. The snapshot with the Compass stayed evidence:
+    only lines reading it as a slide and loads in progress accounted for it, his exhaust was never found,
+    and the controller was still on them while Ignotas claimed a tile, which leaves no trace at
+    presence-only tile spaces; turn 12 began from a position never reached. A snapshot between two alike
+    tables that only shows more than they do tells nothing of the decisions: the turns are read as made."""
+    _played_without_errors("presence_mistake_put_right_then_a_claim.json", 4, 1081, 3)
