@@ -64,7 +64,10 @@ def _put_back(seen: Sequence[Observed], evidence: list[Evidence]) -> list[Eviden
     loaded her Wild from tile 2 into her new tile's bottom row, then moved the Magnet from its top row to
     an unsensed place by mistake and put it back; "the Magnet down to the bottom row, the Wild into the
     top row" reads the same at presence-only slots, only it lifted the Magnet, and it was committed
-    without asking)."""
+    without asking). So too a snapshot there that lacks nothing and only shows more: a token put down and
+    taken off again (presence seed 1081, 4 players, turn 10: Multanec's Compass put into an empty slot by
+    mistake and taken off kept, as evidence, only lines reading it as a slide in progress, and the Rose he
+    exhausted next was never found)."""
     where: dict[frozenset[tuple[str, tuple[str, ...] | int]], list[int]] = {}
     for i, obs in enumerate(seen):
         where.setdefault(frozenset(obs.items()), []).append(i)
