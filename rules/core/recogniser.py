@@ -1982,14 +1982,12 @@ class Recogniser:
     def _round_trip_seen(self, nodes: list[_Node]) -> bool:
         """Did a snapshot since the committed position read one of the positions between the first and the
         last of ``nodes`` (the same position) and not that position?"""
-        units = self.view.units
-        start = nodes[0]
-        for table in [*self._past_commit, *self._since_commit]:
-            if compare(units, start.exp, start.proj.flexible, table).exact:
-                continue
-            if any(compare(units, node.exp, node.proj.flexible, table).exact for node in nodes[1:-1]):
-                return True
-        return False
+        return any(not self._reads(nodes[0], table) and any(self._reads(node, table) for node in nodes[1:-1])
+                   for table in [*self._past_commit, *self._since_commit])
+
+    def _reads(self, node: _Node, table: Observed) -> bool:
+        """Does this table read exactly as the position of ``node`` projects?"""
+        return compare(self.view.units, node.exp, node.proj.flexible, table).exact
 
     def _made_after_answer(self, h: Hypothesis, at: int, said: SaidAt | None) -> bool:
         """Was the option ``h`` makes at ``at`` made after "none of these" was said? So the line says when,
@@ -2014,12 +2012,10 @@ class Recogniser:
             nodes = self._along(start, path)
         except IllegalAction:
             return False
-        units, table = self.view.units, said.table
-
-        def reads(node: _Node) -> bool:
-            return compare(units, node.exp, node.proj.flexible, table).exact
+        table = said.table
         # (positions after the option first: one that reads the table settles it, and most lines stop there)
-        return not any(reads(node) for node in nodes[at + 1:]) and any(reads(node) for node in nodes[:at + 1])
+        return not any(self._reads(node, table) for node in nodes[at + 1:]) \
+            and any(self._reads(node, table) for node in nodes[:at + 1])
 
     @staticmethod
     def _named_in_another_order(path: Path, before: Sequence[Action], choice: Action, others: AbstractSet[Action],
@@ -2395,7 +2391,7 @@ class Recogniser:
         seen = seen[-self.settings.past_commit_snapshots - 1:]  # (a bounded look back, at every commit)
         node = self._node(state)
         for i in range(len(seen) - 1, -1, -1):
-            if compare(self.view.units, node.exp, node.proj.flexible, seen[i]).exact:
+            if self._reads(node, seen[i]):
                 return seen[i + 1:]
         return []
 
