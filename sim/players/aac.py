@@ -356,7 +356,7 @@ class AacTruth:
                           and _leads_to(st, later, at.current_player)]
                     if len(on) == 1:
                         return on[0]
-        misread = self._after_a_misread(context, options, memory, seat) if memory is not None else None
+        misread = self._after_a_misread(context, options, memory, seat, outcomes) if memory is not None else None
         if misread is not None:
             return misread
         rest = self._asked_after(context, memory.since) if memory is not None else None
@@ -452,7 +452,7 @@ class AacTruth:
         return latest
 
     def _after_a_misread(self, context: str, options: list[tuple[str, Action]], memory: PromptMemory,
-                         seat: int | None) -> str | None:
+                         seat: int | None, outcomes: Mapping[str, str] | None = None) -> str | None:
         """Asked right after the controller accepted, as theirs, a decision they did not make there, the
         player names the decision they made next, when it is offered: the question is about what came after
         the decision the controller misread (one that ends as theirs did with what followed, such as a move
@@ -477,7 +477,9 @@ class AacTruth:
                 return None
             if digest(position) != context:
                 continue
-            if j + 1 >= len(made) or made[j][1] == action or (seat is not None and made[j + 1][0] != seat):
+            if j + 1 >= len(made):
+                return self._never_faced(context, made, accepted[:j + 1], position, options, seat, outcomes)
+            if made[j][1] == action or (seat is not None and made[j + 1][0] != seat):
                 return None
             reordered = _unaccepted_offered(made, accepted[:j + 1], options, seat) \
                 if action in [a for _, a in made[j + 1:]] else None
@@ -504,6 +506,39 @@ class AacTruth:
                 return next((key for key, option in options if option.kind == "pass"), NONE_OF_THESE)
             return named
         return None
+
+    def _never_faced(self, context: str, made: Sequence[tuple[int, Action]],
+                     accepted: Sequence[tuple[int | None, Action]], position: AacState,
+                     options: list[tuple[str, Action]], seat: int | None,
+                     outcomes: Mapping[str, str] | None) -> str | None:
+        """Asked on a line that reads every decision they made since the controller last agreed, one of them
+        as a decision they did not make (misread, not merely taken in another order), about a choice that line
+        goes on to in a turn that is over for them: they never faced it. They name the one option that leaves
+        the game as it stands (another way to where they are), or, when none does, "none of these": a choice
+        of a turn that is over is not made in their next one (as in ``_coming_for``).
+
+        Identity seed 74377, 4 players, turn 127: Freyith, a contributor to Ignotas's Library section, exhausted
+        her second Wild; the controller read it as activated for a Rose's move (the table is alike once the
+        move stops) and asked where her character went: to her own space facing as she was, or facing the
+        other way. Her own turn had begun, she named the teleport her coming slide would give her, and the
+        activation with that teleport was committed. Asked again there, among every teleport, they name the
+        same one: the game stands as it did when they named it."""
+        if any(seat is not None and who != seat for who, _ in made) \
+                or position.turns_done >= self.state.turns_done:
+            return None
+        read = [action for _, action in accepted]
+        if all(action in read for _, action in made):
+            return None  # (read in another order, or ahead of them: not a misread)
+        named = self.decided.get(context)
+        again = next((key for key, action in options if action == named), None)
+        if again is not None:
+            return again
+        now = digest(self.state)
+        here = [(key, action) for key, action in options if outcomes and outcomes.get(key) == now]
+        if len(here) != 1:
+            return NONE_OF_THESE
+        self.decided[context] = here[0][1]
+        return here[0][0]
 
     def _made_there_before(self, context: str, options: list[tuple[str, Action]], memory: PromptMemory | None,
                            seat: int | None) -> str | None:

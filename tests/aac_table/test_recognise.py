@@ -3428,3 +3428,17 @@ def test_a_token_put_down_and_taken_off_again_is_no_evidence():
     presence-only tile spaces; turn 12 began from a position never reached. A snapshot between two alike
     tables that only shows more than they do tells nothing of the decisions: the turns are read as made."""
     _played_without_errors("presence_mistake_put_right_then_a_claim.json", 4, 1081, 3)
+
+
+def test_a_choice_on_a_misread_line_in_a_turn_that_is_over_is_answered_as_the_game_stands():
+    """MONUMENT SECTION COMPLETION (p. 18): each contributor exhausts or activates each energy of theirs in
+    the section; an activated Rose moves (p. 19), and Freyith II teleports at each instance of moving, facing
+    chosen (p. 31). Identity table, 4 players (identity seed 74377, saved at turn 127): Freyith activated one
+    Wild in Ignotas's Library section and exhausted the other. The controller read the second as activated
+    too (the table is alike once the move stops) and asked where her character went: her own space facing as
+    she was, or facing the other way. Her own turn had begun; she named the teleport her coming slide would
+    give her, and turn 128 began from a position never reached. Asked about a choice she never faced, in a
+    turn that is over, she names the option that leaves the game as it stands."""
+    _played_to_positions_reached("identity_second_wild_exhausted_read_as_a_rose_move.json", 4, 74377, turns=2,
+                                 fidelity="identity")
+
