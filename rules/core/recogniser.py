@@ -498,6 +498,8 @@ class Recogniser:
         if self._observed is not None and (chosen or through):
             found = self._afresh_from_answer([*chosen, *through], option.actions[0], self._observed)
             chosen = self._beside(chosen, [*through, *found])
+        elif self._observed is not None:
+            chosen = self._held_to_answers(self._observed)
         else:
             chosen += through
         self._prompt = None
@@ -528,6 +530,20 @@ class Recogniser:
             self._ending = None
         return verdict
 
+    def _held_to_answers(self, observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
+        """No kept line agrees with the answers, nor would one with a contradicted earlier answer taken back:
+        the table is explained afresh from the committed position, by lines that keep to every answer at each
+        decision (so the answers, not the cap, bound the search), matches first, then moves in progress.
+
+        Presence seed 1090, 3 players, turn 78: Rusné claimed two tiles and replaced two of hers, nothing of
+        which a presence-only table shows. Lines with every claim and replacement crowded the list, and the
+        one with her first tile replacing her position 1 tile was cut. She named her claim, then each
+        replacement; no kept line had them all, and the first kept line was committed against her answers:
+        turn 79 began from a position never reached."""
+        res = self._search(Hypothesis((), self._committed), observed, goal=lambda _state: True,
+                           budget=self.settings.repair_budget, held_to_answers=True)
+        return [h for h in res.matches if self._agrees(h)]
+
     def _answered_again(self, before: list[Hypothesis], choice: Action) -> list[Hypothesis]:
         """No line agrees with every answer given: an earlier answer by the same player to the same choice
         (the same decisions before it) that this one contradicts is taken back, the latest counting, when
@@ -535,9 +551,14 @@ class Recogniser:
         whether she gave a Magnet, a Rose or nothing, said "none of these"; asked again once she had given
         her Rose, she named it, no line agreed with both answers, and the first kept line, her Magnet, was
         committed."""
-        prefix, player = self._decided[-1][0], self._decided[-1][4]
+        prefix, player, offered = self._decided[-1][0], self._decided[-1][4], self._decided[-1][2]
+        kinds = {choice.kind} | {o.kind for o in offered}
+        # (the same choice: a question of the same kinds, not another about a decision further on. Presence
+        # seed 1090, 3 players, turn 78: Rusné named her claim of two tiles, then which tile the first one
+        # replaced; no kept line had both, and her claim was taken back for a claim of one tile)
         earlier = [entry for entry in self._decided[:-1]
-                   if entry[0] == prefix and entry[4] == player and entry[1] != choice]
+                   if entry[0] == prefix and entry[4] == player and entry[1] != choice
+                   and kinds & ({o.kind for o in entry[2]} | ({entry[1].kind} if entry[1] is not None else set()))]
         if not earlier:
             return []
         kept = self._decided
@@ -2683,13 +2704,15 @@ class Recogniser:
         budget: int | None = None,
         swapping: bool = False,
         agrees: Callable[[Hypothesis], bool] | None = None,
+        held_to_answers: bool = False,
     ) -> SearchResult:
         """Breadth-first over legal decisions, never letting the table drift further from the snapshot
         (``swapping``: but once per line, at places that only count; see ``_explain_swapped``).
 
         ``agrees``: whether a line keeps to the answers given, read from ``start``'s origin (``_agrees``,
         from the committed position, unless given: a search from one of the turn's marks reads its lines
-        with ``_agrees_from_mark``)."""
+        with ``_agrees_from_mark``). ``held_to_answers``: no line is followed past a decision that goes
+        against an answer (the answers then narrow the search, not only its results)."""
         agrees = self._agrees if agrees is None else agrees
         settings = self.settings
         budget = settings.budget if budget is None else min(budget, settings.budget)
@@ -2772,8 +2795,11 @@ class Recogniser:
                                                 kid.state, start.seen + 1, state, held, frozenset(cmp2.missing),
                                                 loose=start.loose))
                     further = cmp2.score > cmp.score
-                    if further and (not swapping or id(hyp) in swapped
-                                    or not further_only_at_counts(self.view.units, cmp, cmp2)):
+                    if further and not held_to_answers and (not swapping or id(hyp) in swapped
+                                                            or not further_only_at_counts(self.view.units, cmp, cmp2)):
+                        continue
+                    if held_to_answers and not agrees(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
+                                                                 kid.state)):
                         continue
                     # (a position reached through another turn start is another account of the game: see
                     # ``_line_key``. Presence seed 510, turn 148: Rusné's energy set aside, loaded into her

@@ -3442,3 +3442,15 @@ def test_a_choice_on_a_misread_line_in_a_turn_that_is_over_is_answered_as_the_ga
     _played_to_positions_reached("identity_second_wild_exhausted_read_as_a_rose_move.json", 4, 74377, turns=2,
                                  fidelity="identity")
 
+
+def test_answers_no_kept_line_agrees_with_are_searched_for_afresh():
+    """CLAIM steps 1-3 (p. 17): a player may claim several tiles, each replacing one of their Device's
+    tiles, and the pool is refilled from the deck. Presence-only table, 3 players (presence seed 1090, saved
+    at turn 77): Rusné claimed tiles 1 and 4 and replaced two of her tiles, which the table cannot show.
+    Lines with every claim and replacement crowded the list, and the one where her first tile replaced her
+    position 1 tile was cut. She named her claim, then each replacement; no kept line had them all. Her
+    claim answer was taken back as if it answered the same question, then the first kept line was
+    committed, and Aureon's next turn was refused. An answer to another question is not taken back, and
+    the table is searched for afresh, held to every answer."""
+    _played_to_positions_reached("presence_two_tiles_claimed_replacements_named_past_the_cap.json", 3, 1090,
+                                 turns=3)
