@@ -1605,13 +1605,13 @@ class Recogniser:
         standing = [h for h in self._hyps if h.standing]
         for group in (close, far, standing):
             if matches or partial:
-                if group is standing:
-                    break  # (a starting point only when no line explains the snapshot)
-                # (but a line further off that the table has shown more of than any line that matches is
-                # searched too: ``_better_evidenced_far``)
-                group = self._better_evidenced_far(far, matches)
+                # (a starting point only when no line explains the snapshot, or only lines the table has shown
+                # less of than it: ``_better_evidenced_standing``; and a line further off that the table has
+                # shown more of than any line that matches is searched too: ``_better_evidenced_far``)
+                group = self._better_evidenced_standing(standing, [*matches, *partial]) if group is standing \
+                    else self._better_evidenced_far(far, matches)
                 if not group:
-                    break
+                    continue
             # each its own search (one that stops at a move in progress leaves others to go on): first a short
             # one from every line (``search_share`` states), then, where that was cut short, a full one in the
             # lines' order; what they find is gathered in that order. Searched whole one after another, the
@@ -1631,6 +1631,21 @@ class Recogniser:
         # (the snapshot's whole search: a swap is looked for after the ordinary search found nothing)
         self.last_expansions = self.last_expansions + expansions if swapping else expansions
         return matches, partial, closest
+
+    @staticmethod
+    def _better_evidenced_standing(standing: list[Hypothesis], found: list[Hypothesis]) -> list[Hypothesis]:
+        """Of the starting points kept for lines cut at the cap, those the table has shown more of (snapshots
+        not explained only by a hand at work) than every line found from the kept ones: what those found
+        explain with a hand at work, the lines cut may explain as made.
+
+        Presence seed 1101, 3 players, turn 193: Rusné's eleven decisions, then Freyith's bridge, twenty
+        placements of it, were cut at the cap; the position before the placement was kept as a starting
+        point, but the committed position explained the next snapshots with Rusné's second exhaust "in a
+        hand", so the starting point was never searched, and her next move was refused."""
+        if not found:
+            return standing
+        shown = max(h.seen - h.held for h in found)
+        return [h for h in standing if h.seen + 1 - h.held > shown]
 
     @staticmethod
     def _better_evidenced_far(far: list[Hypothesis], matches: list[Hypothesis]) -> list[Hypothesis]:
@@ -2270,7 +2285,16 @@ class Recogniser:
         for h in cut:
             if h.path and going_on[tuple(h.path)] > most and not any(h is k for k in kept):
                 best, most = h, going_on[tuple(h.path)]
-        return [replace(best, standing=True)] if best is not None else []
+        if best is None:
+            return []
+        # and the furthest on that most of those lines go on from, when it is another: from the first, the
+        # lines are many decisions away (presence seed 1101, 3 players, turn 193: Rusné's turn of eleven
+        # decisions, then Freyith's bridge, twenty placements of it; cut at the cap, they stood on Rusné's
+        # first exhaust, and searched from there at the next snapshot, the lines found held her second
+        # exhaust in a hand and ranked first, shorter: her next move was refused)
+        near = max((h for h in cut if h.path and 2 * going_on[tuple(h.path)] > most and not any(h is k for k in kept)),
+                   key=lambda h: len(h.path))
+        return [replace(best, standing=True)] + ([replace(near, standing=True)] if near is not best else [])
 
     def _exploding(self, hyps: list[Hypothesis], crowded: bool = False) -> list[Hypothesis] | None:
         """Explanations of the same snapshot (the table cannot tell them apart), once they crowd the list.

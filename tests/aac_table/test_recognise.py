@@ -3454,3 +3454,15 @@ def test_answers_no_kept_line_agrees_with_are_searched_for_afresh():
     the table is searched for afresh, held to every answer."""
     _played_to_positions_reached("presence_two_tiles_claimed_replacements_named_past_the_cap.json", 3, 1090,
                                  turns=3)
+
+
+def test_a_starting_point_for_lines_cut_at_the_cap_is_searched_when_it_is_better_evidenced():
+    """ACTIONS TURN (p. 14): each exhausted energy activates an action; MONUMENT SECTION COMPLETION
+    (p. 18): a contributor may take the benefit, here a Bridge Token, placed on a free path (p. 24). Presence-only
+    table, 3 players (presence seed 1101, saved at turn 193): Rusné's turn of eleven decisions completed the
+    Fortress's section, and Freyith took a bridge: twenty placements, cut at the cap. The starting point
+    kept for them was Rusné's first exhaust, ten decisions back; the committed position explained the next
+    snapshots with her second exhaust "in a hand", so the starting point was not even searched, and
+    Rusné's next move was refused. The position before the placement is kept too, and a starting point
+    better evidenced than every line found is searched."""
+    _played_to_positions_reached("presence_bridge_placements_cut_after_a_long_turn.json", 3, 1101, turns=2)
