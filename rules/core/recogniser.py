@@ -533,7 +533,8 @@ class Recogniser:
     def _held_to_answers(self, observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
         """No kept line agrees with the answers, nor would one with a contradicted earlier answer taken back:
         the table is explained afresh from the committed position, by lines that keep to every answer at each
-        decision (so the answers, not the cap, bound the search), matches first, then moves in progress.
+        decision (so the answers, not the cap, bound the search, and it may pass through positions further from
+        the table, such as a claim whose tiles are still in a hand) and read the table exactly.
 
         Presence seed 1090, 3 players, turn 78: Rusné claimed two tiles and replaced two of hers, nothing of
         which a presence-only table shows. Lines with every claim and replacement crowded the list, and the
@@ -1642,8 +1643,6 @@ class Recogniser:
         placements of it, were cut at the cap; the position before the placement was kept as a starting
         point, but the committed position explained the next snapshots with Rusné's second exhaust "in a
         hand", so the starting point was never searched, and her next move was refused."""
-        if not found:
-            return standing
         shown = max(h.seen - h.held for h in found)
         return [h for h in standing if h.seen + 1 - h.held > shown]
 
