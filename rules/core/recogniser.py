@@ -523,7 +523,8 @@ class Recogniser:
                     and _offered(self._prompt) == _offered(prompt)
                 if again:  # (the same question: its answer is known)
                     self._prompt, self._prompt_extra = None, []
-            self._hyps = self._capped(self._ranked_after_answer(self._hyps, exact))
+            ranked = self._ranked_after_answer(self._hyps, exact)
+            self._hyps = self._capped(ranked, room=len(ranked))
             return Verdict(in_sync=True, pending=True, prompts=self._prompts())
         verdict = self._settle(self._hyps, Verdict())
         if self._prompt is None:
@@ -2239,16 +2240,22 @@ class Recogniser:
         # his true position, found afresh, ranked twelfth of twelve, the committed position displaced it, and
         # his end of turn committed a Compass moved up from his new tile's bottom row he never moved)
         root = next((h for h in hyps if not h.path), None)
-        if root is not None and all(h is not root for h in ranked[:cap]):
-            ranked = [*ranked[:cap - 1], root]
-        best = {id(h) for h in ranked[:cap]}
+        room = cap - 1 if root is not None and all(h is not root for h in ranked[:cap]) else cap
+        # (nor does the cap part lines the ranks cannot tell apart, up to ``max_asking``: presence seed 1105,
+        # 2 players, turn 154: Aureon slid two tiles in, in an order presence-only sensors cannot show; the cap
+        # after an answer about Freyith's turn kept the other order, tied with hers, and her second load into
+        # her position 2 tile's bottom row was refused)
+        last = rank(ranked[room - 1])
+        while room < min(len(ranked), self.settings.max_asking - 1) and rank(ranked[room]) == last:
+            room += 1
+        best = {id(h) for h in ranked[:room]} | ({id(root)} if root is not None else set())
         return [h for h in hyps if id(h) in best]
 
-    def _capped(self, hyps: list[Hypothesis], keep: Sequence[Hypothesis] = ()) -> list[Hypothesis]:
+    def _capped(self, hyps: list[Hypothesis], keep: Sequence[Hypothesis] = (), room: int = 0) -> list[Hypothesis]:
         """The explanations kept: ``max_hypotheses``, or while a question about them is open ``max_asking``
-        (the answer narrows them; dropping some first could drop the one the player will name), with the
-        lines of ``hyps`` that are ``keep``'s lines whatever their rank."""
-        cap = self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses
+        (the answer narrows them; dropping some first could drop the one the player will name), or ``room``
+        when more, with the lines of ``hyps`` that are ``keep``'s lines whatever their rank."""
+        cap = max(room, self.settings.max_asking if self._prompt is not None else self.settings.max_hypotheses)
         kept = hyps[:cap]
         if len(hyps) > cap:
             self._cut_since_commit = True

@@ -3466,3 +3466,13 @@ def test_a_starting_point_for_lines_cut_at_the_cap_is_searched_when_it_is_better
     Rusné's next move was refused. The position before the placement is kept too, and a starting point
     better evidenced than every line found is searched."""
     _played_to_positions_reached("presence_bridge_placements_cut_after_a_long_turn.json", 3, 1101, turns=2)
+
+
+def test_the_cap_after_an_answer_does_not_part_lines_the_ranks_cannot_tell_apart():
+    """ADVANCE TURN steps 1-2 (p. 13): with a charged Channel Marker a second inactive tile slides in after
+    the first; which went first decides which ends in position 2. Presence-only table, 2 players (presence
+    seed 1105, saved at turn 153): Freyith's turn stayed open until Aureon slid III.1 and then aureon.3 in,
+    an order the sensors cannot show. Freyith's answer about her turn left more lines than the cap; the two
+    orders ranked alike, and the cap kept the other one: Aureon's second load into her position 2 tile's
+    bottom row was refused. Lines tied at the cap's edge are kept together."""
+    _played_to_positions_reached("presence_two_slides_order_tied_at_the_cap.json", 2, 1105, turns=2)
