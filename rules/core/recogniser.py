@@ -1607,11 +1607,11 @@ class Recogniser:
         standing = [h for h in self._hyps if h.standing]
         for group in (close, far, standing):
             if matches or partial:
-                # (a starting point only when no line explains the snapshot, or only lines the table has shown
-                # less of than it: ``_better_evidenced_standing``; and a line further off that the table has
-                # shown more of than any line that matches is searched too: ``_better_evidenced_far``)
-                group = self._better_evidenced_standing(standing, [*matches, *partial]) if group is standing \
-                    else self._better_evidenced_far(far, matches)
+                # (but a line further off that the table has shown more of than every line that matches is
+                # searched too, and a starting point that it has shown more of than every line found; else a
+                # starting point only when no line explains the snapshot: ``_better_evidenced``)
+                group = self._better_evidenced(standing, [*matches, *partial]) if group is standing \
+                    else self._better_evidenced(far, matches)
                 if not group:
                     continue
             # each its own search (one that stops at a move in progress leaves others to go on): first a short
@@ -1635,33 +1635,27 @@ class Recogniser:
         return matches, partial, closest
 
     @staticmethod
-    def _better_evidenced_standing(standing: list[Hypothesis], found: list[Hypothesis]) -> list[Hypothesis]:
-        """Of the starting points kept for lines cut at the cap, those the table has shown more of (snapshots
-        not explained only by a hand at work) than every line found from the kept ones: what those found
-        explain with a hand at work, the lines cut may explain as made.
+    def _better_evidenced(lines: list[Hypothesis], found: list[Hypothesis]) -> list[Hypothesis]:
+        """Of these kept lines, those the table has shown more of (snapshots not explained only with a hand at
+        work, one more for the snapshot to come) than of every line ``found``: searched though others explain
+        the snapshot, for the table may have gone on from them in a stretch the lines found only caught up with.
 
-        Presence seed 1101, 3 players, turn 193: Rusné's eleven decisions, then Freyith's bridge, twenty
-        placements of it, were cut at the cap; the position before the placement was kept as a starting
+        Kept lines far from the table, against the lines that match it. Mixed seed 310136, 2 players, turn
+        183: Multanec exhausted his Magnet from position 5 and used its action, then passed; Rusné slid a tile
+        in, and he slid in his new tile, pushing his Device's tiles along. The true line, one slide from the
+        table, was far from it; a line without the exhaust (the Magnet carried off in front of the Device by
+        his slide) was close, matched, and was committed alone: Rusné's turn had begun with his Magnet still
+        on his Device.
+
+        Starting points kept for lines cut at the cap, against every line found, matching or a move in
+        progress. Presence seed 1101, 3 players, turn 193: Rusné's eleven decisions, then Freyith's bridge,
+        twenty placements of it, were cut at the cap; the position before the placement was kept as a starting
         point, but the committed position explained the next snapshots with Rusné's second exhaust "in a
         hand", so the starting point was never searched, and her next move was refused."""
-        shown = max(h.seen - h.held for h in found)
-        return [h for h in standing if h.seen + 1 - h.held > shown]
-
-    @staticmethod
-    def _better_evidenced_far(far: list[Hypothesis], matches: list[Hypothesis]) -> list[Hypothesis]:
-        """Of the kept lines far from the table, those better evidenced than every line that matches it
-        (more snapshots shown, not only with a hand at work): the table may have moved far from them in one
-        stretch the closer lines only caught up with.
-
-        Mixed seed 310136, 2 players, turn 183: Multanec exhausted his Magnet from position 5 and used its
-        action, then passed; Rusné slid a tile in, and he slid in his new tile, pushing his Device's tiles
-        along. The true line, one slide from the table, was far from it; a line without the exhaust (the
-        Magnet carried off in front of the Device by his slide) was close, matched, and was committed alone:
-        Rusné's turn had begun with his Magnet still on his Device."""
-        if not matches or not far:
+        if not found:
             return []
-        shown = max(m.seen - m.held for m in matches)
-        return [h for h in far if h.seen + 1 - h.held > shown]
+        shown = max(h.seen - h.held for h in found)
+        return [h for h in lines if h.seen + 1 - h.held > shown]
 
     def _matched(self, matches: list[Hypothesis], partial: list[Hypothesis],
                  observed: Mapping[str, tuple[str, ...] | int], swapped: bool = False) -> Verdict:
