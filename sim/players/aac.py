@@ -481,6 +481,9 @@ class AacTruth:
                 return self._never_faced(context, made, accepted[:j + 1], position, options, seat, outcomes)
             if made[j][1] == action or (seat is not None and made[j + 1][0] != seat):
                 return None
+            caught_up = self._caught_up(position, options, since + j)
+            if caught_up is not None:
+                return caught_up
             reordered = _unaccepted_offered(made, accepted[:j + 1], options, seat) \
                 if action in [a for _, a in made[j + 1:]] else None
             if reordered is not None:
@@ -506,6 +509,25 @@ class AacTruth:
                 return next((key for key, option in options if option.kind == "pass"), NONE_OF_THESE)
             return named
         return None
+
+    def _caught_up(self, position: AacState, options: list[tuple[str, Action]], since: int) -> str | None:
+        """The one option that, made at ``position``, brings the game to where it really stood after one of
+        their decisions from the ``since``-th on: the line the controller took there is a shorter way to
+        where they went, and what they did next is behind it.
+
+        Presence seed 1120, 5 players, turn 64: Rusné repositioned her Wild from the Gate to her pool, then
+        a Wild from her pool to the Forge; the controller read one reposition from the Gate to the Forge and
+        asked "which of your energy to reposition (1 left), or stop". She recalled lifting the Wild from her
+        pool, her next decision, and the Freyith turn that followed was refused."""
+        stood = {outcome for at, outcome in self.outcomes.values() if len(at.history) >= since}
+        there: list[str] = []
+        for key, option in options:
+            try:
+                if _digest_after(position, option) in stood:
+                    there.append(key)
+            except IllegalAction:
+                continue
+        return there[0] if len(there) == 1 else None
 
     def _never_faced(self, context: str, made: Sequence[tuple[int, Action]],
                      accepted: Sequence[tuple[int | None, Action]], position: AacState,

@@ -3476,3 +3476,13 @@ def test_the_cap_after_an_answer_does_not_part_lines_the_ranks_cannot_tell_apart
     orders ranked alike, and the cap kept the other one: Aureon's second load into her position 2 tile's
     bottom row was refused. Lines tied at the cap's edge are kept together."""
     _played_to_positions_reached("presence_two_slides_order_tied_at_the_cap.json", 2, 1105, turns=2)
+
+
+def test_a_choice_on_a_shorter_line_to_where_the_player_went_is_answered_as_they_caught_up():
+    """REPOSITION (p. 16): each reposition lifts one of the player's own energy and places it somewhere else.
+    Presence-only table, 5 players (presence seed 1120, saved at turn 63): Rusné repositioned her Wild from
+    the Gate to her pool, then a Wild from her pool to the Forge. The controller read one reposition, Gate to
+    Forge, and asked "which of your energy to reposition (1 left), or stop". She recalled lifting the Wild
+    from her pool, her next decision; Freyith's turn 65 was refused and turn 66 began from a position never
+    reached. An option that, made there, brings the game to where it really stood is the answer: "stop"."""
+    _played_to_positions_reached("presence_reposition_through_the_pool_read_as_one.json", 5, 1120, turns=3)
