@@ -299,6 +299,9 @@ class Settings:
     # choice made otherwise, and states expanded
     otherwise_depth: int = 2
     otherwise_budget: int = 3000
+    # snapshots in a row that every line explains only with tokens still in a hand, after which the table is
+    # searched afresh from the committed position, held to the answers, for lines that read it exactly
+    in_hand_patience: int = 2
 
 
 class Recogniser:
@@ -333,6 +336,7 @@ class Recogniser:
         # of the decisions still pending (``_seen_past``, ``_against_evidence``)
         self._past_commit: list[Observed] = []
         self._cut_since_commit = False  # (lines were dropped at the cap since the last commit)
+        self._in_hand_streak = 0  # snapshots in a row explained only with a hand at work (``_held_in_hand``)
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
         # the committed position when nothing was last pending, the positions committed since (from it), and
@@ -531,7 +535,27 @@ class Recogniser:
             self._ending = None
         return verdict
 
-    def _held_to_answers(self, observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
+    def _held_in_hand(self, observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
+        """Every line has explained the table only with tokens in a hand for more snapshots in a row than a hand
+        takes to put down what it lifted (``in_hand_patience``): the lines may have left the true one behind,
+        and the table is searched afresh from the committed position, held to the answers (``_held_to_answers``),
+        for lines that read it exactly.
+
+        Presence seed 1105, 2 players, turn 200: Aureon, out of energy, moved about thirty energy between her
+        new tiles' presence-only rows and her Device's. Her answers (which load came next) ruled out the
+        shortest lines to each table, and every kept line came to hold a token "in a hand" while she went on:
+        she took a Compass from the Fortress, no kept line had it, and her end of turn was refused. Lines that
+        keep to her answers read each of those tables exactly."""
+        self._in_hand_streak += 1
+        if self._in_hand_streak <= self.settings.in_hand_patience:
+            return []
+        seen = max((h.seen for h in self._hyps), default=1)
+        found = self._against_evidence(self._held_to_answers(observed, seen - 1))
+        if found:
+            self._in_hand_streak = 0
+        return found
+
+    def _held_to_answers(self, observed: Mapping[str, tuple[str, ...] | int], seen: int = 0) -> list[Hypothesis]:
         """No kept line agrees with the answers, nor would one with a contradicted earlier answer taken back:
         the table is explained afresh from the committed position, by lines that keep to every answer at each
         decision (so the answers, not the cap, bound the search, and it may pass through positions further from
@@ -542,7 +566,7 @@ class Recogniser:
         one with her first tile replacing her position 1 tile was cut. She named her claim, then each
         replacement; no kept line had them all, and the first kept line was committed against her answers:
         turn 79 began from a position never reached."""
-        res = self._search(Hypothesis((), self._committed), observed, goal=lambda _state: True,
+        res = self._search(Hypothesis((), self._committed, seen), observed, goal=lambda _state: True,
                            budget=self.settings.repair_budget, held_to_answers=True)
         return [h for h in res.matches if self._agrees(h)]
 
@@ -1507,6 +1531,10 @@ class Recogniser:
         # (lines taken up again where the table was put back: the snapshots since that earlier table, which
         # showed what was put right, tell nothing against them)
         matches = [*self._conserving(self._against_evidence(matches), partial), *restored]
+        if not matches and partial:
+            matches = self._held_in_hand(observed)
+        else:
+            self._in_hand_streak = 0
         if matches:
             return self._matched(matches, partial, observed)
         if not partial and self._widen and self.settings.unwatched_reach > 1:

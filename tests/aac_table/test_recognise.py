@@ -3486,3 +3486,14 @@ def test_a_choice_on_a_shorter_line_to_where_the_player_went_is_answered_as_they
     from her pool, her next decision; Freyith's turn 65 was refused and turn 66 began from a position never
     reached. An option that, made there, brings the game to where it really stood is the answer: "stop"."""
     _played_to_positions_reached("presence_reposition_through_the_pool_read_as_one.json", 5, 1120, turns=3)
+
+
+def test_lines_that_hold_tokens_in_a_hand_too_long_are_searched_for_afresh():
+    """ADVANCE TURN step 3 (p. 13): the player loads the tiles that entered their Device, from anywhere they
+    may take energy, as often as they like before ending the turn. Presence-only table, 2 players (presence
+    seed 1105, saved at turn 200): Aureon, out of energy, moved about thirty energy between her new tiles'
+    rows and her Device's. Her answers ruled out the shortest lines to each table, every kept line came to
+    hold a token "in a hand" while she went on, and when she took a Compass from the Fortress no kept line
+    had it: her end of turn was refused. After a few snapshots in a row with a hand at work in every line,
+    the table is searched afresh from the committed position, held to her answers."""
+    _played_to_positions_reached("presence_thirty_loads_while_out_of_energy.json", 2, 1105, turns=2)
