@@ -537,9 +537,9 @@ class Recogniser:
 
     def _held_in_hand(self, observed: Mapping[str, tuple[str, ...] | int]) -> list[Hypothesis]:
         """Every line has explained the table only with tokens in a hand for more snapshots in a row than a hand
-        takes to put down what it lifted (``in_hand_patience``): the lines may have left the true one behind,
-        and the table is searched afresh from the committed position, held to the answers (``_held_to_answers``),
-        for lines that read it exactly.
+        takes to put down what it lifted (``in_hand_patience``), while an answer stands: the lines may have left
+        the true one behind, and the table is searched afresh from the committed position, held to the answers
+        (``_held_to_answers``), for lines that read it exactly.
 
         Presence seed 1105, 2 players, turn 200: Aureon, out of energy, moved about thirty energy between her
         new tiles' presence-only rows and her Device's. Her answers (which load came next) ruled out the

@@ -519,7 +519,7 @@ class AacTruth:
         a Wild from her pool to the Forge; the controller read one reposition from the Gate to the Forge and
         asked "which of your energy to reposition (1 left), or stop". She recalled lifting the Wild from her
         pool, her next decision, and the Freyith turn that followed was refused."""
-        stood = {outcome for at, outcome in self.outcomes.values() if len(at.history) >= since}
+        stood = self._stood_since(since)
         there: list[str] = []
         for key, option in options:
             try:
@@ -617,9 +617,13 @@ class AacTruth:
         such option ends at the same one (two Roses that reach one position tell nothing apart)."""
         if not outcomes:
             return None
-        stood = {outcome for at, outcome in self.outcomes.values() if len(at.history) >= since}
+        stood = self._stood_since(since)
         there = [key for key, _ in options if outcomes.get(key) in stood]
         return there[0] if there and len({outcomes[key] for key in there}) == 1 else None
+
+    def _stood_since(self, since: int) -> set[str]:
+        """The positions the game stood at after its decisions from the ``since``-th on (as digests)."""
+        return {outcome for at, outcome in self.outcomes.values() if len(at.history) >= since}
 
     def _asked_after(self, context: str, since: int, budget: int = 300) -> list[tuple[int, Action]] | None:
         """The decisions still to tell after the position asked about, in the order made, with who made each,
