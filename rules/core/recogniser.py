@@ -337,6 +337,7 @@ class Recogniser:
         self._past_commit: list[Observed] = []
         self._cut_since_commit = False  # (lines were dropped at the cap since the last commit)
         self._in_hand_streak = 0  # snapshots in a row explained only with a hand at work (``_held_in_hand``)
+        self._across = False  # (moves in progress are looked for across several decisions: ``_across_decisions``)
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
         # the committed position when nothing was last pending, the positions committed since (from it), and
@@ -1562,7 +1563,34 @@ class Recogniser:
         afresh = self._from_committed(observed) if gathered is None else None
         if afresh is not None:
             return afresh
+        across = self._across_decisions(observed) if gathered is None else None
+        if across is not None:
+            return across
         return self._out_of_sync(observed, closest)
+
+    def _across_decisions(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
+        """Last before refusing: a move in progress from the committed position across several decisions,
+        each token at its place there, at its place after them, or in a hand. Where the table cannot show the
+        order of two decisions, the line kept may take them the other way round from the player, whose hand
+        then carries out the consequences of both at once. Mixed seed 347530, 4 players, turn 177: Freyith, in
+        her part of a patron-built Fortress section, took her benefit (declined), then moved her track energy
+        to the end and bound it to the Beacon, taking its patron token and building the Fortress's next
+        section, as her part ended, before she moved the energy. The line kept had the benefit after the bind,
+        which left the section to be built two decisions on: the table was no move in progress of one
+        decision, and her bind was refused twice. (Only as a last resort: read so at every snapshot, many more
+        moves are in progress, and the shorter readings the next snapshots choose among are crowded out.)"""
+        seen = max((h.seen for h in self._hyps), default=1)
+        self._across = True
+        try:
+            res = self._search(Hypothesis((), self._committed, seen - 1), observed,
+                               budget=self.settings.repair_budget)
+        finally:
+            self._across = False
+        partial = [h for h in res.partial if h.path and self._agrees(h)]
+        if not partial:
+            return None
+        self._keep(partial, observed)
+        return Verdict(in_sync=True, pending=True, prompts=self._prompts())
 
     def _from_committed(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         """Before refusing: the table searched afresh from the committed position, when every kept line had
@@ -2849,6 +2877,14 @@ class Recogniser:
                         going.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
                                                 kid.state, start.seen + 1, state, held, frozenset(cmp2.missing),
                                                 loose=start.loose))
+                    elif self._across and hands and not cmp2.exact and hyp.path != start.path and self._between(
+                            cmp0, frozenset(u for u, _ in root.exp.items() ^ kid.exp.items()), root.exp, kid.exp,
+                            observed):
+                        # (or on its way from where the search began, across the decisions since: the line's
+                        # position before them stands as the one the table is part-way from)
+                        going.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
+                                                kid.state, start.seen + 1, start.state, held,
+                                                frozenset(cmp2.missing), loose=start.loose))
                     further = cmp2.score > cmp.score
                     if further and not held_to_answers and (not swapping or id(hyp) in swapped
                                                             or not further_only_at_counts(self.view.units, cmp, cmp2)):

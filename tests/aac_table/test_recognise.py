@@ -3497,3 +3497,16 @@ def test_lines_that_hold_tokens_in_a_hand_too_long_are_searched_for_afresh():
     had it: her end of turn was refused. After a few snapshots in a row with a hand at work in every line,
     the table is searched afresh from the committed position, held to her answers."""
     _played_to_positions_reached("presence_thirty_loads_while_out_of_energy.json", 2, 1105, turns=2)
+
+
+def test_a_token_lifted_ahead_of_a_later_decision_leaves_the_move_in_progress_readable():
+    """MOVE ON THE MONUMENT TRACK (p. 25) and PATRON TOKENS (p. 19): an energy at the end of the track may be
+    bound into a Monument, and the second energy a player binds there takes its patron token; the section
+    is constructed when every contributor's part is over (p. 18). Mixed fidelity, 4 players (mixed seed
+    347530, saved at turn 176): Freyith, her part of a patron-constructed Fortress section, bound her track
+    energy to the Beacon after taking the Beacon's patron token and the Fortress's next section, before she
+    moved the energy. The controller's line took her benefit after the bind (the order the table cannot
+    show), so the section was a token in a hand ahead of a later decision, and the move in progress was not
+    read: her bind was refused twice."""
+    _played_to_positions_reached("mixed_bind_with_the_patron_token_taken_first.json", 4, 347530, turns=2,
+                                 fidelity="mixed")
