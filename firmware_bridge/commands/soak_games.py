@@ -36,6 +36,16 @@ def player_counts(text: str) -> list[int]:
     return counts
 
 
+def _chance(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a chance from 0 to 1, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a chance from 0 to 1, got {text!r}")
+    return value
+
+
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="aac", choices=sorted(SOAKS))
     parser.add_argument("--games", type=int, default=10)
@@ -46,6 +56,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (the next get seed+1, ...)")
     parser.add_argument("--mistakes", type=float, default=0.005, metavar="RATE",
                         help="chance per player decision of a deliberate mistake, then its fix (default 0.005)")
+    parser.add_argument("--prefer-loads", type=_chance, default=0.0, metavar="RATE",
+                        help="chance that a player who may move energy from one of their Device's slots to "
+                             "another does (a stress of the longest turns to recognise; aac only; default 0)")
     parser.add_argument("--workers", type=int, default=1, help="games played in parallel processes")
     parser.add_argument("--illegal-corpus", action="store_true",
                         help="make every mistake of the corpus once and put it right")
@@ -64,6 +77,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.players is None:
         args.players = list(range(game.min_players, game.max_players + 1))
     if args.illegal_corpus:
+        if args.prefer_loads:
+            print("aetherlink: --prefer-loads plays whole games; the illegal-move corpus takes none", file=sys.stderr)
+            return 2
         return _corpus(soak, args, started)
     for n in args.players:
         if not game.min_players <= n <= game.max_players:
@@ -87,13 +103,17 @@ def _run(args: argparse.Namespace) -> int:
     from sim.soak.stopping import stop_on_sigterm
 
     stop_on_sigterm()  # (SIGTERM as Ctrl-C: the figures of the games that ended are printed)
+    stress = {"prefer_loads": args.prefer_loads} if args.prefer_loads else {}
+    if stress and args.game != "aac":
+        print(f"aetherlink: --prefer-loads is for aac (its Device slots), not {args.game!r}", file=sys.stderr)
+        return 2
     try:
         totals = soak.soak(args.games, args.players, args.fidelity, args.seed, mistake_rate=args.mistakes,
-                           progress=progress, workers=args.workers, results=args.results)
+                           progress=progress, workers=args.workers, results=args.results, **stress)
     except (ValueError, OSError) as exc:  # (ResultsError is a ValueError)
         print(f"aetherlink: {exc}", file=sys.stderr)
         return 2
-    figures = {"game": args.game, "fidelity": args.fidelity, "seed": args.seed, **totals.summary(),
+    figures = {"game": args.game, "fidelity": args.fidelity, "seed": args.seed, **stress, **totals.summary(),
                "wall_seconds": round(time.monotonic() - started, 1)}
     for note in totals.notes[:50]:
         print(f"problem: {note}")

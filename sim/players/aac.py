@@ -112,9 +112,13 @@ def _digest_after(state: AacState, action: Action) -> str:
 class AacTruth:
     """The real game at a simulated table: engine state, physical table, and how decisions are handled."""
 
-    def __init__(self, state: AacState, rng: random.Random, specs: list[LocationSpec] | None = None):
+    def __init__(self, state: AacState, rng: random.Random, specs: list[LocationSpec] | None = None,
+                 prefer_loads: float = 0.0):
+        """``prefer_loads``: the chance that a player who may move energy from one of their Device's slots
+        to another does (a stress for the riskiest play to recognise: long turns of such loads)."""
         self.state = state
         self.rng = rng
+        self.prefer_loads = prefer_loads
         self.specs = specs if specs is not None else location_specs(state.cat)
         self.table = AacTable(self.specs, check_accepts=False)
         self.groups = groups(state.cat)
@@ -173,6 +177,10 @@ class AacTruth:
                 return path.pop(0)
             if any(option in legal for option in offered):
                 del self.answered_ahead[st.current_player]
+        if self.prefer_loads > 0:  # (no draw from the seed otherwise: the games of a seed stay as they were)
+            loads = [a for a in legal if a.kind == "load" and str(a.args[3]).startswith("dev:")]
+            if loads and self.rng.random() < self.prefer_loads:
+                return self.rng.choice(loads)
         moving = [a for a in legal if a.kind != "pass"]
         if moving and len(legal) > 1 and self.rng.random() < 0.6:
             return self.rng.choice(moving)

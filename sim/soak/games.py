@@ -89,14 +89,16 @@ class TableGame:
     """One game: sim players at a simulated table, watched by a recogniser through the sensors."""
 
     def __init__(self, players: int, seed: int, wiring: WiringMap, options: dict[str, Any] | None = None,
-                 totals: SoakTotals | None = None, mistake_rate: float = 0.0, start: AacState | None = None):
-        """``start``: a position to play on from (a saved one, as tests do) instead of a new game."""
+                 totals: SoakTotals | None = None, mistake_rate: float = 0.0, start: AacState | None = None,
+                 prefer_loads: float = 0.0):
+        """``start``: a position to play on from (a saved one, as tests do) instead of a new game;
+        ``prefer_loads``: see ``AacTruth``."""
         self.game = rules.load("aac")
         state = start.clone() if start is not None else self.game.new_game(players=players, seed=seed,
                                                                            options=options or {})
         assert isinstance(state, AacState)
         self.rng = random.Random(seed * 7919 + players)
-        self.truth = AacTruth(state, self.rng, wiring.specs())
+        self.truth = AacTruth(state, self.rng, wiring.specs(), prefer_loads)
         self.view = AacTableView(state.cat, wiring.specs())
         self.recogniser = Recogniser(self.game, state.clone(), self.view)
         self.memory = PromptMemory()
@@ -328,21 +330,26 @@ class TableGame:
 
 def soak(games: int, players: list[int], fidelity: str, seed: int, options: dict[str, Any] | None = None,
          mistake_rate: float = 0.0, progress: Callable[[int, SoakTotals], None] | None = None,
-         workers: int = 1, results: Path | None = None) -> SoakTotals:
+         workers: int = 1, results: Path | None = None, prefer_loads: float = 0.0) -> SoakTotals:
     """``games`` whole games (player counts in turn from ``players``; seeds ``seed``, ``seed + 1``, ...).
 
     ``fidelity`` names the wiring map (``identity``, ``presence``, ``mixed``, or ``all`` in turn);
     ``mistake_rate`` is the chance per seat decision that a player first makes a mistake from the
     corpus (then puts it right); ``workers`` > 1 plays games in that many processes; ``results``
-    keeps each game as it ends, and a run started again with it plays only the games not kept."""
+    keeps each game as it ends, and a run started again with it plays only the games not kept;
+    ``prefer_loads`` is the chance that a player who may move energy between their Device's slots does
+    (a stress of the hardest turns to recognise; 0, the default, is plain random play)."""
+    if not 0.0 <= prefer_loads <= 1.0:
+        raise ValueError(f"prefer_loads is a chance from 0 to 1, got {prefer_loads}")
     for fid in _fidelities(fidelity):
         wiring_for(fid)  # a clear error before anything starts
     jobs = [(players[i % len(players)], seed + i, _fidelities(fidelity)[i % len(_fidelities(fidelity))])
             for i in range(games)]
     kept = kept_in(results, {"game": "aac", "fidelity": fidelity, "players": players, "seed": seed,
-                             "mistakes": mistake_rate, "options": options or {}})
-    return play_games(SoakTotals(), _game, [(job, options, mistake_rate) for job in jobs], progress, workers,
-                      kept)
+                             "mistakes": mistake_rate, "options": options or {},
+                             **({"prefer_loads": prefer_loads} if prefer_loads else {})})
+    return play_games(SoakTotals(), _game, [(job, options, mistake_rate, prefer_loads) for job in jobs], progress,
+                      workers, kept)
 
 
 def _fidelities(fidelity: str) -> tuple[str, ...]:
@@ -354,11 +361,12 @@ def _fidelities(fidelity: str) -> tuple[str, ...]:
 
 
 def _one(totals: SoakTotals, job: tuple[int, int, str], options: dict[str, Any] | None,
-         mistake_rate: float) -> None:
+         mistake_rate: float, prefer_loads: float = 0.0) -> None:
     players, game_seed, fidelity = job
     noted = len(totals.notes)
     try:
-        TableGame(players, game_seed, wiring_for(fidelity), options, totals, mistake_rate).play()
+        TableGame(players, game_seed, wiring_for(fidelity), options, totals, mistake_rate,
+                  prefer_loads=prefer_loads).play()
     except Exception as exc:  # (one game's failure ended a 1000-game run, naming no game: identity seed 71195)
         totals.games += 1
         totals.crashes += 1
@@ -369,9 +377,10 @@ def _one(totals: SoakTotals, job: tuple[int, int, str], options: dict[str, Any] 
                             for note in totals.notes[noted:]]
 
 
-def _game(job: tuple[int, int, str], options: dict[str, Any] | None, mistake_rate: float) -> SoakTotals:
+def _game(job: tuple[int, int, str], options: dict[str, Any] | None, mistake_rate: float,
+          prefer_loads: float = 0.0) -> SoakTotals:
     totals = SoakTotals()
-    _one(totals, job, options, mistake_rate)
+    _one(totals, job, options, mistake_rate, prefer_loads)
     return totals
 
 
