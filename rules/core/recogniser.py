@@ -337,7 +337,6 @@ class Recogniser:
         self._past_commit: list[Observed] = []
         self._cut_since_commit = False  # (lines were dropped at the cap since the last commit)
         self._in_hand_streak = 0  # snapshots in a row explained only with a hand at work (``_held_in_hand``)
-        self._across = False  # (moves in progress are looked for across several decisions: ``_across_decisions``)
         # the places the players were told to put right since then (a table no legal line explained)
         self._put_right: set[str] = set()
         # the committed position when nothing was last pending, the positions committed since (from it), and
@@ -1580,12 +1579,8 @@ class Recogniser:
         decision, and her bind was refused twice. (Only as a last resort: read so at every snapshot, many more
         moves are in progress, and the shorter readings the next snapshots choose among are crowded out.)"""
         seen = max((h.seen for h in self._hyps), default=1)
-        self._across = True
-        try:
-            res = self._search(Hypothesis((), self._committed, seen - 1), observed,
-                               budget=self.settings.repair_budget)
-        finally:
-            self._across = False
+        res = self._search(Hypothesis((), self._committed, seen - 1), observed, budget=self.settings.repair_budget,
+                           across=True)
         partial = [h for h in res.partial if h.path and self._agrees(h)]
         if not partial:
             return None
@@ -2788,6 +2783,7 @@ class Recogniser:
         swapping: bool = False,
         agrees: Callable[[Hypothesis], bool] | None = None,
         held_to_answers: bool = False,
+        across: bool = False,
     ) -> SearchResult:
         """Breadth-first over legal decisions, never letting the table drift further from the snapshot
         (``swapping``: but once per line, at places that only count; see ``_explain_swapped``).
@@ -2795,7 +2791,8 @@ class Recogniser:
         ``agrees``: whether a line keeps to the answers given, read from ``start``'s origin (``_agrees``,
         from the committed position, unless given: a search from one of the turn's marks reads its lines
         with ``_agrees_from_mark``). ``held_to_answers``: no line is followed past a decision that goes
-        against an answer (the answers then narrow the search, not only its results)."""
+        against an answer (the answers then narrow the search, not only its results). ``across``: a move in
+        progress may also span the decisions since ``start`` (``_across_decisions``)."""
         agrees = self._agrees if agrees is None else agrees
         settings = self.settings
         budget = settings.budget if budget is None else min(budget, settings.budget)
@@ -2877,7 +2874,7 @@ class Recogniser:
                         going.append(Hypothesis((*hyp.path, (_who(state, decider, action), action)),
                                                 kid.state, start.seen + 1, state, held, frozenset(cmp2.missing),
                                                 loose=start.loose))
-                    elif self._across and hands and not cmp2.exact and hyp.path != start.path and self._between(
+                    elif across and hands and not cmp2.exact and hyp.path != start.path and self._between(
                             cmp0, frozenset(u for u, _ in root.exp.items() ^ kid.exp.items()), root.exp, kid.exp,
                             observed):
                         # (or on its way from where the search began, across the decisions since: the line's
