@@ -368,6 +368,7 @@ class Recogniser:
         self._prompt_one_place = False  # (every option of the open prompt is decided at one position)
         self._prompt_seq = 0
         self._rejoin_left = 0
+        self._relabel_left = 0
         self._state_key = state_key or _default_key
         self._nodes: dict[int, _Node] = {}
         # positions dropped from the cache, freed by ``tidy`` when the service is idle (freeing a thousand
@@ -3738,6 +3739,7 @@ class Recogniser:
         kept = {self._line_key(h) for h in chosen}
         agreeing = {id(h) for h in chosen}
         self._rejoin_left = self.settings.through_budget  # (``_rejoined``'s, over every explanation ruled out)
+        self._relabel_left = self.settings.through_budget  # (``_relabelled``'s, the same)
         found: list[Hypothesis] = []
         reached: dict[tuple[object, Action], dict[object, Path]] = {}  # (explanations often share the start)
         for h in before:
@@ -3750,7 +3752,8 @@ class Recogniser:
                 continue
             line = self._made_first(h, at, choice) or self._through(h, at, choice, reached) \
                 or self._looped(h, at, choice) or self._swapped_in(h, at, choice) \
-                or self._forestalled(h, at, choice) or self._grafted(h, at, choice, chosen, n, player)
+                or self._forestalled(h, at, choice) or self._grafted(h, at, choice, chosen, n, player) \
+                or self._relabelled(h, at, choice)
             if line is None:
                 continue
             key = self._line_key(line)
@@ -3779,6 +3782,73 @@ class Recogniser:
         if line is None or not self._agrees(line):
             return None
         return line if self._read_alike(start, line.path[at:], h.path[at:]) else None
+
+    def _relabelled(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
+        """``h`` with two tokens of the same place told apart the other way: where ``h`` later makes ``choice``
+        but for one argument (a Magnet moved where the player named a Compass), the line whose decisions from
+        ``at`` are ``h``'s with those two values exchanged in some of them, that reaches ``h``'s position, reads
+        the same succession of tables and makes ``choice``; None if none does.
+
+        Of two lines that end in the same position only one is kept, and where two tokens shared a presence-only
+        place the one kept may have moved them the other way round. Mixed seed 920012 (``--prefer-loads
+        0.85``), turn 146: Rusné moved a Magnet, then a Compass, from her position 5's top row; the line kept
+        for her position had the Compass first. Asked where that row's Compass went, she named its second
+        destination, which only the lines with the Magnet's moves elsewhere made, and her next turn began from
+        a position never reached."""
+        who = h.path[at][0]
+        pairs: list[tuple[str, str]] = []
+        for made_by, action in h.path[at:]:
+            if made_by != who or action.kind != choice.kind or len(action.args) != len(choice.args):
+                continue
+            differ = [k for k, (x, y) in enumerate(zip(choice.args, action.args)) if x != y]
+            if len(differ) == 1:
+                pair = (choice.args[differ[0]], action.args[differ[0]])
+                if all(isinstance(x, str) for x in pair) and pair not in pairs:
+                    pairs.append(pair)
+        if not pairs:
+            return None
+        for one, other in pairs:
+            line = self._with_exchanged(h, at, choice, one, other)
+            if line is not None:
+                return line
+        return None
+
+    def _with_exchanged(self, h: Hypothesis, at: int, choice: Action, one: str, other: str) -> Hypothesis | None:
+        """``_relabelled``'s search for one pair of values: depth first, each of ``h``'s decisions from ``at``
+        as made or with ``one`` and ``other`` exchanged, until ``_relabel_left`` is spent."""
+        who = h.path[at][0]
+        start = self._state_at(h, at)
+        goal = self._key(h.state)
+        made = h.path[at:]
+        # (from each decision on, can ``choice`` still be made: as made, or exchanged)
+        can_choose = [False] * (len(made) + 1)
+        for i in reversed(range(len(made))):
+            made_by, action = made[i]
+            can_choose[i] = can_choose[i + 1] or (
+                made_by == who and choice in (action, _exchanged(action, one, other)))
+        stack: list[tuple[_Node, Path, bool]] = [(self._node(start), (), False)]
+        while stack:
+            node, steps, chosen = stack.pop()
+            if len(steps) == len(made):
+                if self._key(node.state) == goal and self._read_alike(start, steps, made):
+                    line = self._spliced(h, at, steps, start, upto=len(h.path) - 1)
+                    if line is not None and self._agrees(line):
+                        return line
+                continue
+            if not chosen and not can_choose[len(steps)]:
+                continue
+            made_by, action = made[len(steps)]
+            # (the decision as made is tried first: pushed last)
+            for alt in dict.fromkeys((_exchanged(action, one, other), action)):
+                if self._relabel_left <= 0:
+                    return None
+                self._relabel_left -= 1
+                try:
+                    kid, _ = self._child(node, alt)
+                except IllegalAction:
+                    continue
+                stack.append((kid, (*steps, (made_by, alt)), chosen or (made_by, alt) == (who, choice)))
+        return None
 
     def _looped(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
         """``h`` where it leaves the asked position and comes back to it: the loop made through ``choice``
@@ -4420,6 +4490,11 @@ def _legal(node: _Node) -> list[Action]:
     if node.actions is None:
         node.actions = node.state.legal_actions()
     return node.actions
+
+
+def _exchanged(action: Action, one: str, other: str) -> Action:
+    """``action`` with every argument ``one`` made ``other`` and every ``other`` made ``one``."""
+    return Action(action.kind, tuple(other if x == one else one if x == other else x for x in action.args))
 
 
 def _through(h: Hypothesis, before: Sequence[Action], choice: Action) -> bool:

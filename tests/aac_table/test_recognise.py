@@ -203,12 +203,14 @@ def test_loads_of_energy_types_the_table_cannot_show_are_asked_before_the_truth_
 
 
 def _from_saved(name: str, players: int, seed: int, mistakes: float = 0.005,
-                fidelity: str = "identity") -> tuple[TableGame, AacState]:
-    """A soak game resumed at a saved position with the sim's random state there (tests/aac_table/data)."""
+                fidelity: str = "identity", prefer_loads: float = 0.0) -> tuple[TableGame, AacState]:
+    """A soak game resumed at a saved position with the sim's random state there (tests/aac_table/data);
+    ``prefer_loads`` as the game was played (``soak games --prefer-loads``)."""
     data = json.loads((Path(__file__).parent / "data" / name).read_text())
     start = rules.load("aac").state_from_json(data["state"])
     assert isinstance(start, AacState)
-    game = TableGame(players, seed, wiring_for(fidelity), mistake_rate=mistakes, start=start)
+    game = TableGame(players, seed, wiring_for(fidelity), mistake_rate=mistakes, start=start,
+                     prefer_loads=prefer_loads)
     rng = data["rng"]
     game.rng.setstate((rng["version"], tuple(rng["internal"]), rng["gauss"]))
     return game, start
@@ -272,11 +274,11 @@ def _played_as_made(saved: str, players: int, seed: int, turns: int = 2, fidelit
 
 
 def _played_to_positions_reached(saved: str, players: int, seed: int, turns: int = 2,
-                                 fidelity: str = "presence") -> None:
+                                 fidelity: str = "presence", prefer_loads: float = 0.0) -> None:
     """Play on from a saved position: no legal move refused, no desync, nothing noted, and the position
     committed is one the players reached (by the decisions made, or others the table cannot tell apart
     that lead to the same position)."""
-    game, start = _from_saved(saved, players, seed, fidelity=fidelity)
+    game, start = _from_saved(saved, players, seed, fidelity=fidelity, prefer_loads=prefer_loads)
     _play_turns(game, turns)
     t = game.totals
     assert (t.false_rejections, t.desyncs, t.notes) == (0, 0, []), t.notes
@@ -3510,3 +3512,16 @@ def test_a_token_lifted_ahead_of_a_later_decision_leaves_the_move_in_progress_re
     read: her bind was refused twice."""
     _played_to_positions_reached("mixed_bind_with_the_patron_token_taken_first.json", 4, 347530, turns=2,
                                  fidelity="mixed")
+
+
+def test_two_like_placed_tokens_moved_the_other_way_round_are_told_apart_by_where_each_went():
+    """ADVANCE TURN step 4 (p. 13) and RUNNING OUT OF ENERGY (p. 12): out of exhausted energy, a player loads
+    the new tile from any slot of their Device, so energy moves from one slot to another. Mixed
+    fidelity, 2 players, the sim players moving energy between their slots whenever they may (``soak games
+    --prefer-loads 0.85``, seed 920012, saved at turn 146): Rusné, out of energy, moved a Magnet, then later
+    a Compass, from her presence-only position 5's top row. Of two lines ending in the same position only one
+    is kept, and the one kept had the Compass moved first. Asked where that row's Compass went, she named its
+    real destination, made only by lines with the Magnet elsewhere, and her next turn began from a position
+    never reached. The line kept is now also read with the two tokens exchanged."""
+    _played_to_positions_reached("mixed_magnet_and_compass_of_one_slot_moved_the_other_way_round.json", 2, 920012,
+                                 turns=2, fidelity="mixed", prefer_loads=0.85)
