@@ -801,24 +801,59 @@ class Recogniser:
             if self._key(h.state) in kept:
                 continue
             at = self._asked_in(h, n, kinds, offered, player)
-            if at is None or h.path[at][1] not in offered:
-                continue
-            line, left = self._way_round(h, at, offered, kinds, left)
-            # (or the decision is the second half of a round trip, the first half of which another token
-            # made as well: the way round begins there. Mixed seed 342070, 4 players, turn 157: Rusné moved
-            # her Wild down her new tile's presence-only rows and back up; the line kept for that position
-            # moved her Compass down and back. Asked which energy went back up, offered the Compass, she said
-            # "none of these", and a line that left another position was committed)
-            who, made = h.path[at]
-            for k in range(at - 1, n - 1, -1):
-                if line is not None or left <= 0:
-                    break
-                if h.path[k][0] == who and h.path[k][1].kind == made.kind:
-                    line, left = self._way_round(h, k, offered, kinds, left)
+            line = None
+            if at is not None and h.path[at][1] in offered:
+                line, left = self._way_round(h, at, offered, kinds, left)
+                # (or the decision is the second half of a round trip, the first half of which another token
+                # made as well: the way round begins there. Mixed seed 342070, 4 players, turn 157: Rusné moved
+                # her Wild down her new tile's presence-only rows and back up; the line kept for that position
+                # moved her Compass down and back. Asked which energy went back up, offered the Compass, she
+                # said "none of these", and a line that left another position was committed)
+                who, made = h.path[at]
+                for k in range(at - 1, n - 1, -1):
+                    if line is not None or left <= 0:
+                        break
+                    if h.path[k][0] == who and h.path[k][1].kind == made.kind:
+                        line, left = self._way_round(h, k, offered, kinds, left)
+            if line is None:
+                line = self._loop_cut(h, n, offered, player)
             if line is not None:
                 kept.add(self._key(line.state))
                 found.append(line)
         return found
+
+    def _loop_cut(self, h: Hypothesis, n: int, offered: frozenset[Action], player: int | None
+                  ) -> Hypothesis | None:
+        """``h`` without the round trip that its first option taken (``player``'s, from the question's start
+        ``n``) is part of: from the last position at or after ``n`` that ``h`` comes back to after that option,
+        to that return; None if there is no such round trip, or the line without it disagrees with an answer or
+        leaves a token the snapshots since the commit saw unaccounted for.
+
+        A line kept for a position may take a detour the player never made: the table went there and back
+        before the commit, and the line made its commit's decisions first and the round trip after. Asked
+        about a decision in that round trip, the player says "none of these", rightly. Presence seed 910005
+        (``--prefer-loads 0.85``), 3 players, turn 160: Freyith moved energy between her Device's slots and
+        back; the line kept from the commit moved her Magnet down and up again, she said "none of these" to
+        "which Magnet went into position 2's bottom row", and her next move was refused."""
+        at = next((i for i in range(n, len(h.path)) if h.path[i][1] in offered and _made_by(h.path[i][0], player)),
+                  None)
+        if at is None:
+            return None
+        nodes = self._along(self._committed, h.path)
+        keys = [self._key(node.state) for node in nodes]
+        for i in range(at, n - 1, -1):
+            back = next((j for j in range(len(keys) - 1, at, -1) if keys[j] == keys[i]), None)
+            if back is None:
+                continue
+            path = (*h.path[:i], *h.path[back:])
+            node = nodes[i]
+            for _, action in h.path[back:]:
+                node, _ = self._child(node, action)
+            line = Hypothesis(path, node.state, h.seen, held=h.held, loose=h.loose)
+            if self._agrees(line) and self._accounts_for(
+                    line, self._unexplained(self._committed, self._since_commit)):
+                return line
+        return None
 
     def _way_round(self, h: Hypothesis, at: int, offered: frozenset[Action], kinds: AbstractSet[str],
                    left: int) -> tuple[Hypothesis | None, int]:

@@ -3525,3 +3525,15 @@ def test_two_like_placed_tokens_moved_the_other_way_round_are_told_apart_by_wher
     never reached. The line kept is now also read with the two tokens exchanged."""
     _played_to_positions_reached("mixed_magnet_and_compass_of_one_slot_moved_the_other_way_round.json", 2, 920012,
                                  turns=2, fidelity="mixed", prefer_loads=0.85)
+
+
+def test_none_of_these_cuts_a_round_trip_the_kept_line_made_after_its_commit():
+    """ADVANCE TURN step 4 (p. 13) and RUNNING OUT OF ENERGY (p. 12): energy loaded from one Device slot to
+    another, at a presence-only table, 3 players, the sim players moving energy between slots whenever they may
+    (``soak games --prefer-loads 0.85``, seed 910005, saved at turn 160). Freyith moved energy between her
+    position 2's rows and back, among fourteen loads. The line kept for her position made the decisions it
+    committed first and her round trip after them (her Magnet down and up again); asked which Magnet went into
+    position 2's bottom row she said "none of these", rightly, and her next move was refused. The line without
+    its round trip is now kept through that answer."""
+    _played_to_positions_reached("presence_round_trip_kept_after_the_commit_that_passed_it.json", 3, 910005,
+                                 turns=2, fidelity="presence", prefer_loads=0.85)
