@@ -841,17 +841,17 @@ class Recogniser:
             return None
         nodes = self._along(self._committed, h.path)
         keys = [self._key(node.state) for node in nodes]
+        unexplained: list[Evidence] | None = None  # (read once, for the first line that agrees)
         for i in range(at, n - 1, -1):
             back = next((j for j in range(len(keys) - 1, at, -1) if keys[j] == keys[i]), None)
             if back is None:
                 continue
-            path = (*h.path[:i], *h.path[back:])
-            node = nodes[i]
-            for _, action in h.path[back:]:
-                node, _ = self._child(node, action)
-            line = Hypothesis(path, node.state, h.seen, held=h.held, loose=h.loose)
-            if self._agrees(line) and self._accounts_for(
-                    line, self._unexplained(self._committed, self._since_commit)):
+            line = self._spliced(h, i, (), nodes[i].state, upto=back - 1)
+            if line is None or not self._agrees(line):
+                continue
+            if unexplained is None:
+                unexplained = self._unexplained(self._committed, self._since_commit)
+            if self._accounts_for(line, unexplained):
                 return line
         return None
 
