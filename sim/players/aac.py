@@ -97,6 +97,15 @@ def _not_among(position: AacState, made: Action, options: list[tuple[str, Action
     return not any(action in legal for action in choices)
 
 
+def _but_the_action_under_way(state: AacState) -> str:
+    """The position with the steps left of a character move under way taken out: two ways to one space,
+    of one step or three, stand alike on the table and face the same choice there."""
+    alike = state.clone()
+    alike.frames = [{key: value for key, value in frame.items() if frame["t"] != "char" or key != "left"}
+                    for frame in state.frames]
+    return alike.fingerprint()
+
+
 def digest(state: AacState) -> str:
     """Short identity of a position (the recogniser names prompt contexts the same way)."""
     return hashlib.sha1(state.fingerprint().encode()).hexdigest()[:16]
@@ -507,6 +516,10 @@ class AacTruth:
             misread = made[j][1].kind == action.kind \
                 and [a for _, a in made[:j]] == [a for _, a in accepted[:j]] \
                 and made[j + 1][1].kind not in {option.kind for _, option in options}
+            further = self._made_further_on(position, options, seat, since + j + 1) \
+                if named is None and misread else None
+            if further is not None:
+                return further
             if named is None and misread and _not_among(position, made[j + 1][1], options):
                 # what they did next cannot be made there, or leaves none of the options open: they never
                 # faced the choice asked about, and say they did nothing ("pass") where that is offered
@@ -516,6 +529,29 @@ class AacTruth:
                 # end of turn two turns on was refused)
                 return next((key for key, option in options if option.kind == "pass"), NONE_OF_THESE)
             return named
+        return None
+
+    def _made_further_on(self, position: AacState, options: list[tuple[str, Action]], seat: int | None,
+                         since: int) -> str | None:
+        """The option they made, a few decisions of theirs on, at a position that is ``position`` but for
+        the steps left of the character move under way: the controller read a shorter way there,
+        and the choice asked about is the one they faced when they got there their way.
+
+        Presence seed 910012 (``--prefer-loads 0.85``), 2 players, turn 101: Rusné walked three steps round,
+        back onto the bridge space she started on, and took the bridge token's benefit; the controller read
+        one step there and asked "take the bridge token's benefit?". She recalled her second step, which
+        cannot be made there, took the question for one she never faced, said "pass", and turn 102 began
+        from a position never reached."""
+        wanted = _but_the_action_under_way(position)
+        history = self.state.history
+        for at, _ in self.outcomes.values():
+            index = len(at.history)
+            if index < since or index >= len(history) or (seat is not None and history[index][0] != seat):
+                continue
+            if _but_the_action_under_way(at) == wanted:
+                named = next((key for key, option in options if option == history[index][1]), None)
+                if named is not None:
+                    return named
         return None
 
     def _caught_up(self, position: AacState, options: list[tuple[str, Action]], since: int) -> str | None:

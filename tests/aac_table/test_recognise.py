@@ -3537,3 +3537,15 @@ def test_none_of_these_cuts_a_round_trip_the_kept_line_made_after_its_commit():
     its round trip is now kept through that answer."""
     _played_to_positions_reached("presence_round_trip_kept_after_the_commit_that_passed_it.json", 3, 910005,
                                  turns=2, fidelity="presence", prefer_loads=0.85)
+
+
+def test_a_walk_round_onto_a_bridge_read_as_one_step_is_asked_about_the_benefit_she_took_there():
+    """BRIDGE TOKENS (p. 24): a character moving onto a Bridge Token space may gain its benefit, then resume
+    the movement. Presence-only table, 2 players, the sim players moving energy between slots whenever they
+    may (``soak games --prefer-loads 0.85``, seed 910012, saved at turn 100). Rusné walked three steps round,
+    back onto the bridge space she started on, and took its benefit. The table cannot tell that walk from one
+    step; the controller read the one step and asked "take the bridge token's benefit?". She took the question
+    for one she never faced, as her next step cannot be made there, said "pass", and turn 102 began from a
+    position never reached. The sim player now recalls the choice she made when she stood there her way."""
+    _played_to_positions_reached("presence_walk_round_onto_a_bridge_read_as_one_step.json", 2, 910012,
+                                 turns=3, fidelity="presence", prefer_loads=0.85)
