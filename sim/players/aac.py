@@ -97,7 +97,7 @@ def _not_among(position: AacState, made: Action, options: list[tuple[str, Action
     return not any(action in legal for action in choices)
 
 
-def _but_the_action_under_way(state: AacState) -> str:
+def _but_the_steps_left(state: AacState) -> str:
     """The position with the steps left of a character move under way taken out: two ways to one space,
     of one step or three, stand alike on the table and face the same choice there."""
     alike = state.clone()
@@ -542,13 +542,13 @@ class AacTruth:
         one step there and asked "take the bridge token's benefit?". She recalled her second step, which
         cannot be made there, took the question for one she never faced, said "pass", and turn 102 began
         from a position never reached."""
-        wanted = _but_the_action_under_way(position)
+        wanted = _but_the_steps_left(position)
         history = self.state.history
         for at, _ in self.outcomes.values():
             index = len(at.history)
             if index < since or index >= len(history) or (seat is not None and history[index][0] != seat):
                 continue
-            if _but_the_action_under_way(at) == wanted:
+            if _but_the_steps_left(at) == wanted:
                 named = next((key for key, option in options if option == history[index][1]), None)
                 if named is not None:
                     return named
