@@ -1601,6 +1601,9 @@ class Recogniser:
         across = self._across_decisions(observed) if gathered is None else None
         if across is not None:
             return across
+        between = self._between_commits(observed)
+        if between is not None:
+            return between
         return self._out_of_sync(observed, closest)
 
     def _across_decisions(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
@@ -2510,10 +2513,31 @@ class Recogniser:
         and of the hand that made it, show it wrong (mixed seed 300020: a Compass lifted from a presence-only
         Device slot into the Exhausted Pool and put back; only a line that moved that Compass on to another
         slot accounted for the slot seen empty, and it was committed)."""
+        seen = [table for table in seen if not self._behind_commit(table)]
         unexplained = self._unexplained(self._committed, seen)
         if self._put_right:
             unexplained = _apart_from(unexplained, self._put_right)
         return _put_back(seen, unexplained)
+
+    def _behind_commit(self, table: Observed) -> bool:
+        """Does the table read exactly as the game stood before the last commit's decisions? An answer can
+        name a decision before the hand has made it, and the commit goes ahead of the table: the snapshots
+        of the table behind it show no pending decision, only the committed ones still to be carried out.
+
+        Presence seed 910036 (``--prefer-loads 0.85``), 5 players, turn 211: Ignotas's load of a Magnet
+        from position 3 to position 2 was committed from his answer while the Magnet still lay in position
+        3. That snapshot, position 3 with a token more than committed, read as evidence only for lines
+        that later put a Magnet in position 3's top row: his Wild from position 4, which he loaded there, was
+        committed as a Magnet from position 2 and the Wild into position 2, and the next turn began from a
+        position never reached."""
+        marks = self._turn_marks
+        if len(marks) < 2:
+            return False
+        earlier, committed = marks[-2], marks[-1]
+        if committed.history[:len(earlier.history)] != earlier.history:
+            return False
+        behind = self._along(earlier, tuple(committed.history[len(earlier.history):]))[:-1]
+        return any(self._reads(node, table) for node in behind)
 
     def _seen_past(self, state: State) -> list[Observed]:
         """The snapshots since the last commit (and those kept from before it) after the table last stood at
@@ -4340,6 +4364,35 @@ class Recogniser:
                 undone = self._roll_back(mark)
                 self._prompt = None
                 return Verdict(undone=undone, in_sync=True)
+        return None
+
+    def _between_commits(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
+        """Last before refusing: the table is exactly as the game stood part-way through one of this turn's
+        commits, the latest such position first. One commit may take several decisions at once, answered
+        ahead by prompts while a hand was still at work, and a later snapshot can show the players had not
+        made the last of them: the game is rolled back to where the table stands, as an undo to a mark is.
+
+        Presence seed 910035 (``--prefer-loads 0.85``), 4 players, turn 94: Rusné claimed the rightmost tile
+        as her section benefit, with the tile in her Device and the pool not yet slid along. The pool's four
+        spaces, three full and the rightmost empty, read as the pool slid, a tile revealed, the gifts declined
+        or made and Multanec's own benefit tile lifted, all committed at once. When she slid the pool along
+        (its leftmost space empty, the reveal still to come) no line from there or from the turn's marks
+        explained it, and her legal move was refused. The table was as the game stood after her claim."""
+        marks = self._turn_marks
+        for later, earlier in zip(reversed(marks), reversed(marks[:-1])):
+            if later.history[:len(earlier.history)] != earlier.history:
+                continue
+            between = self._along(earlier, tuple(later.history[len(earlier.history):]))[1:-1]
+            for node in reversed(between):
+                if self._compare_node(node, observed).exact:
+                    while marks and len(marks[-1].history) > len(node.state.history):
+                        marks.pop()
+                    mark = node.state.clone()
+                    self._seen_at[id(mark)] = max(self._turn_count - 1, 0)
+                    marks.append(mark)
+                    undone = self._roll_back(mark)
+                    self._prompt = None
+                    return Verdict(undone=undone, in_sync=True)
         return None
 
     def _since_last_commit(self) -> None:

@@ -546,12 +546,11 @@ class AacTruth:
         history = self.state.history
         for at, _ in self.outcomes.values():
             index = len(at.history)
-            if index < since or index >= len(history) or (seat is not None and history[index][0] != seat):
+            if index < since or index >= len(history):
                 continue
-            if _but_the_steps_left(at) == wanted:
-                named = next((key for key, option in options if option == history[index][1]), None)
-                if named is not None:
-                    return named
+            named = _option_among(options, seat, [history[index]])
+            if named is not None and _but_the_steps_left(at) == wanted:
+                return named
         return None
 
     def _caught_up(self, position: AacState, options: list[tuple[str, Action]], since: int) -> str | None:

@@ -3549,3 +3549,26 @@ def test_a_walk_round_onto_a_bridge_read_as_one_step_is_asked_about_the_benefit_
     position never reached. The sim player now recalls the choice she made when she stood there her way."""
     _played_to_positions_reached("presence_walk_round_onto_a_bridge_read_as_one_step.json", 2, 910012,
                                  turns=3, fidelity="presence", prefer_loads=0.85)
+
+
+def test_a_table_as_the_game_stood_part_way_through_a_commit_rolls_the_game_back_there():
+    """CLAIM (p. 17), step 3: slide each remaining tile in the Tile Pool to the right, then reveal tiles to
+    fill the empty spaces; "Redoing actions" (p. 34). Presence-only table, 4 players
+    (``soak games --prefer-loads 0.85``, seed 910035, saved at turn 94). Rusné claimed the rightmost tile as
+    her section benefit and put it in her Device before sliding the pool along. The pool read as slid, a tile
+    revealed, the gifts made or declined and Multanec's benefit tile lifted, all committed at once through
+    the prompts. When she slid the pool (its leftmost space empty) nothing from the turn's marks explained
+    it and her legal move was refused; the table was as the game stood part-way through that commit."""
+    _played_to_positions_reached("presence_pool_slid_after_a_claim_committed_ahead.json", 4, 910035,
+                                 turns=1, fidelity="presence", prefer_loads=0.85)
+
+
+def test_a_table_behind_a_commit_made_from_an_answer_is_no_evidence_for_the_lines_after_it():
+    """ADVANCE step 4 (p. 13): load the tiles that entered the Device, moving energy between its slots.
+    Presence-only table, 5 players (``soak games --prefer-loads 0.85``, seed 910036, saved at turn 211).
+    Ignotas's load of a Magnet from position 3 to position 2 was committed from his answer while the Magnet
+    still lay in position 3; that snapshot read as evidence only for lines that later put a Magnet into
+    position 3's top row. He loaded his Wild from position 4 there; the controller committed a Magnet from
+    position 2 and the Wild into position 2, and turn 212 began from a position never reached."""
+    _played_to_positions_reached("presence_load_committed_ahead_of_the_hand.json", 5, 910036,
+                                 turns=2, fidelity="presence", prefer_loads=0.85)
