@@ -350,6 +350,10 @@ class Recogniser:
         self._turn_seen: deque[dict[str, tuple[str, ...] | int]] = deque(maxlen=self.settings.turn_snapshots)
         self._turn_count = 0
         self._seen_at: dict[int, int] = {}
+        # (``_behind_commit``'s answers for the snapshots since the last commit: the mark they were read
+        # against, and by each snapshot's id, the snapshot and whether it reads as behind that commit)
+        self._behind_of: State | None = None
+        self._behind_read: dict[int, tuple[Observed, bool]] = {}
         # the latest snapshots that left lines pending, each with the committed position and the lines kept
         # after it (``_put_back_lines``)
         self._kept_at: deque[tuple[Observed, State, tuple[Hypothesis, ...]]] = deque(maxlen=KEPT_SNAPSHOTS)
@@ -2534,10 +2538,16 @@ class Recogniser:
         if len(marks) < 2:
             return False
         earlier, committed = marks[-2], marks[-1]
-        if committed.history[:len(earlier.history)] != earlier.history:
-            return False
-        behind = self._along(earlier, tuple(committed.history[len(earlier.history):]))[:-1]
-        return any(self._reads(node, table) for node in behind)
+        if self._behind_of is not committed:  # (read once a snapshot a commit: each snapshot reads them all)
+            self._behind_of, self._behind_read = committed, {}
+        known = self._behind_read.get(id(table))
+        if known is not None and known[0] is table:
+            return known[1]
+        behind = committed.history[:len(earlier.history)] == earlier.history and any(
+            self._reads(node, table)
+            for node in self._along(earlier, tuple(committed.history[len(earlier.history):]))[:-1])
+        self._behind_read[id(table)] = (table, behind)
+        return behind
 
     def _seen_past(self, state: State) -> list[Observed]:
         """The snapshots since the last commit (and those kept from before it) after the table last stood at
