@@ -749,7 +749,16 @@ class Recogniser:
         part-way through a claim of tiles 3 and 4, only other claims were offered). Every line that takes
         one of the options is ruled out; if none is left, the table is explained afresh from the committed
         position, held to the answer. If nothing but the options explains the table, the answer is refused
-        and the question stays open."""
+        and the question stays open.
+
+        Held to the answer in the search itself (``_held_to_answers``), not only in its results: the search
+        keeps one line per position, by the fewest decisions, and the way there the answer ruled out hides a
+        longer one it allows. Presence seed 910032 (``--prefer-loads 0.85``), 5 players, turn 122: Rusné
+        moved a Compass down her position 1, her other Compass from position 2 up into its place, and her Wild
+        into position 2's bottom row. Asked whether the Compass from position 2 went into position 2's or 1's
+        bottom row, she said "none of these"; the search afresh reached the table by that move, ruled out,
+        and kept only moves in progress, one holding a Compass from the Tile Pool to the next turns, and
+        Freyith's first move was refused."""
         said = SaidAt(self._observed, self._committed, prompt.context if self._prompt_one_place else None)
         self._decided.append((self._prompt_prefix, None, offered, self._prompt_mixed, prompt.player, said))
         agreeing = [h for h in before if self._agrees(h)]
@@ -762,6 +771,8 @@ class Recogniser:
             agreeing += self._declined_alike(before, offered, observed, prompt.player)
         if observed is not None and agreeing and not any(self._compare(h.state, observed).exact for h in agreeing):
             agreeing += self._before_ruled_out(before, observed)
+        if not agreeing and observed is not None:
+            agreeing = self._held_to_answers(observed)
         if not agreeing:
             kept = self._hyps
             self._hyps = agreeing = [Hypothesis((), self._committed)]

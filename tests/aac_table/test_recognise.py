@@ -3572,3 +3572,14 @@ def test_a_table_behind_a_commit_made_from_an_answer_is_no_evidence_for_the_line
     position 2 and the Wild into position 2, and turn 212 began from a position never reached."""
     _played_to_positions_reached("presence_load_committed_ahead_of_the_hand.json", 5, 910036,
                                  turns=2, fidelity="presence", prefer_loads=0.85)
+
+
+def test_none_of_these_searches_afresh_held_to_the_answer_past_the_way_it_ruled_out():
+    """ADVANCE step 4 (p. 13): energy moved between the Device's slots while loading. Presence-only table,
+    5 players (``soak games --prefer-loads 0.85``, seed 910032, saved at turn 122). Rusné moved a Compass
+    down her position 1, her other Compass from position 2 up into its place, and her Wild into position
+    2's bottom row. Asked whether the Compass from position 2 went into position 2's or position 1's bottom
+    row, she said "none of these"; the search afresh kept one line per position, reached the table by the
+    move ruled out, and left only moves in progress: Freyith's first move of turn 124 was refused."""
+    _played_to_positions_reached("presence_none_of_these_after_compasses_exchanged.json", 5, 910032,
+                                 turns=3, fidelity="presence", prefer_loads=0.85)
