@@ -1582,11 +1582,6 @@ class Recogniser:
         """``gathered``: ``_gather``'s result for ``observed`` from the kept lines, if already searched."""
         matches, partial, closest = gathered if gathered is not None else self._gather(observed)
         restored = self._put_back_lines(observed) if not matches and gathered is None else []
-        undone = 0
-        if not matches and not restored and partial and gathered is None:
-            back = self._put_back_past_commit(observed)
-            if back is not None:
-                (undone, restored), partial = back, []
         # (lines taken up again where the table was put back: the snapshots since that earlier table, which
         # showed what was put right, tell nothing against them)
         matches = [*self._conserving(self._against_evidence(matches), partial), *restored]
@@ -1595,8 +1590,7 @@ class Recogniser:
         else:
             self._in_hand_streak = 0
         if matches:
-            verdict = self._matched(matches, partial, observed)
-            return self._merge(Verdict(undone=undone), verdict) if undone else verdict
+            return self._matched(matches, partial, observed)
         if not partial and self._widen and self.settings.unwatched_reach > 1:
             # the first look after a time nobody watched may have to explain many decisions at once (the
             # players went on while the service restarted): searched once more, deeper and longer
@@ -1700,33 +1694,6 @@ class Recogniser:
                 taken.add(key)
                 restored.append(h)
         return restored
-
-    def _put_back_past_commit(self, observed: Observed) -> tuple[int, list[Hypothesis]] | None:
-        """The table is back as it was at an earlier snapshot of this turn, before a commit whose decisions
-        the lines kept then never made, and no kept line explains it but with a hand at work: the game is
-        rolled back to the turn's mark committed then, and the lines kept then that explain the table whole
-        are taken up again (the rulebook's "Redoing actions", p. 34). Returns the decisions undone and those
-        lines, or None.
-
-        Presence seed 910042 (``--prefer-loads 0.85``), 3 players, turn 85: Ignotas, his actions made, put
-        an exhausted Compass into his Device's bottom row by mistake. A reordered line of twelve decisions,
-        his Compass deployed onto the Gate and the section completed, its Magnet activated into that row,
-        read it and was committed. He took the Compass back; the table was as before the mistake, the lines
-        kept then read it whole, but the committed line held the Compass "in a hand", and his end of turn
-        was refused."""
-        marks = self._turn_marks[:-1]
-        for seen, committed, lines in list(self._kept_at)[:-1]:
-            if seen != observed:
-                continue
-            mark = next((m for m in marks if m.history == committed.history), None)
-            if mark is None:
-                continue
-            done = tuple(self._committed.history[len(mark.history):])
-            found = [h for h in lines if self._compare(h.state, observed).exact and self._agrees_from_mark(done, h)]
-            if found:
-                undone = self._roll_back(mark)
-                return undone, [Hypothesis(h.path, h.state, h.seen + 1, held=h.held, loose=h.loose) for h in found]
-        return None
 
     def _gather(self, observed: Mapping[str, tuple[str, ...] | int], swapping: bool = False
                 ) -> tuple[list[Hypothesis], list[Hypothesis], list[tuple[int, Hypothesis, Comparison]]]:
@@ -2582,7 +2549,7 @@ class Recogniser:
         if len(marks) < 2:
             return False
         earlier, committed = marks[-2], marks[-1]
-        if self._behind_of is not committed:  # (each snapshot read once a commit: every snapshot rereads them all)
+        if self._behind_of is not committed:  # (read once a snapshot a commit: each snapshot reads them all)
             self._behind_of, self._behind_read = committed, {}
         known = self._behind_read.get(id(table))
         if known is not None and known[0] is table:

@@ -3583,14 +3583,3 @@ def test_none_of_these_searches_afresh_held_to_the_answer_past_the_way_it_ruled_
     move ruled out, and left only moves in progress: Freyith's first move of turn 124 was refused."""
     _played_to_positions_reached("presence_none_of_these_after_compasses_exchanged.json", 5, 910032,
                                  turns=3, fidelity="presence", prefer_loads=0.85)
-
-
-def test_a_table_put_back_as_before_a_commit_in_the_turn_rolls_the_game_back_and_takes_up_its_lines():
-    """"Redoing actions" (p. 34); loading energy only in step 4 of an ADVANCE turn (p. 13). Presence-only
-    table, 3 players (``soak games --prefer-loads 0.85``, seed 910042, saved at turn 85). Ignotas, his
-    actions made, put an exhausted Compass into his Device's bottom row by mistake; a reordered line of
-    twelve decisions (the Gate's section completed, its Magnet activated into that row) read it and was
-    committed. He took the Compass back, and the committed line held it "in a hand": his end of turn was
-    refused. The table was as before the mistake, and the lines kept then read it whole."""
-    _played_to_positions_reached("presence_mistake_read_as_legal_put_back_before_its_commit.json", 3, 910042,
-                                 turns=2, fidelity="presence", prefer_loads=0.85)
