@@ -2549,14 +2549,12 @@ class Recogniser:
         if len(marks) < 2:
             return False
         earlier, committed = marks[-2], marks[-1]
-        if self._behind_of is not committed:  # (read once a snapshot a commit: each snapshot reads them all)
+        if self._behind_of is not committed:  # (each snapshot read once a commit: every snapshot rereads them all)
             self._behind_of, self._behind_read = committed, {}
         known = self._behind_read.get(id(table))
         if known is not None and known[0] is table:
             return known[1]
-        behind = committed.history[:len(earlier.history)] == earlier.history and any(
-            self._reads(node, table)
-            for node in self._along(earlier, tuple(committed.history[len(earlier.history):]))[:-1])
+        behind = any(self._reads(node, table) for node in self._from_mark_to_mark(earlier, committed)[:-1])
         self._behind_read[id(table)] = (table, behind)
         return behind
 
@@ -4382,10 +4380,21 @@ class Recogniser:
     def _try_undo(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         for mark in reversed(self._turn_marks[:-1]):
             if self._compare(mark, observed).exact:
-                undone = self._roll_back(mark)
-                self._prompt = None
-                return Verdict(undone=undone, in_sync=True)
+                return self._undone_to(mark)
         return None
+
+    def _undone_to(self, mark: State) -> Verdict:
+        """The game rolled back to one of the turn's marks, the question open there dropped (an undo)."""
+        undone = self._roll_back(mark)
+        self._prompt = None
+        return Verdict(undone=undone, in_sync=True)
+
+    def _from_mark_to_mark(self, earlier: State, later: State) -> list[_Node]:
+        """The positions the committed game passed through from one of the turn's marks to a later one, both
+        included; none when the later one's decisions do not go on from the earlier's."""
+        if later.history[:len(earlier.history)] != earlier.history:
+            return []
+        return self._along(earlier, tuple(later.history[len(earlier.history):]))
 
     def _between_commits(self, observed: Mapping[str, tuple[str, ...] | int]) -> Verdict | None:
         """Last before refusing: the table is exactly as the game stood part-way through one of this turn's
@@ -4401,19 +4410,14 @@ class Recogniser:
         explained it, and her legal move was refused. The table was as the game stood after her claim."""
         marks = self._turn_marks
         for later, earlier in zip(reversed(marks), reversed(marks[:-1])):
-            if later.history[:len(earlier.history)] != earlier.history:
-                continue
-            between = self._along(earlier, tuple(later.history[len(earlier.history):]))[1:-1]
-            for node in reversed(between):
+            for node in reversed(self._from_mark_to_mark(earlier, later)[1:-1]):
                 if self._compare_node(node, observed).exact:
                     while marks and len(marks[-1].history) > len(node.state.history):
                         marks.pop()
-                    mark = node.state.clone()
+                    mark = node.state.clone()  # (a mark of its own, as a commit there would have made)
                     self._seen_at[id(mark)] = max(self._turn_count - 1, 0)
                     marks.append(mark)
-                    undone = self._roll_back(mark)
-                    self._prompt = None
-                    return Verdict(undone=undone, in_sync=True)
+                    return self._undone_to(mark)
         return None
 
     def _since_last_commit(self) -> None:
