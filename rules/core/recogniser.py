@@ -1582,6 +1582,11 @@ class Recogniser:
         """``gathered``: ``_gather``'s result for ``observed`` from the kept lines, if already searched."""
         matches, partial, closest = gathered if gathered is not None else self._gather(observed)
         restored = self._put_back_lines(observed) if not matches and gathered is None else []
+        undone = 0
+        if not matches and not restored and partial and gathered is None and self._only_just_lifted(partial, observed):
+            back = self._put_back_past_commit(observed)
+            if back is not None:
+                (undone, restored), partial = back, []
         # (lines taken up again where the table was put back: the snapshots since that earlier table, which
         # showed what was put right, tell nothing against them)
         matches = [*self._conserving(self._against_evidence(matches), partial), *restored]
@@ -1590,7 +1595,8 @@ class Recogniser:
         else:
             self._in_hand_streak = 0
         if matches:
-            return self._matched(matches, partial, observed)
+            verdict = self._matched(matches, partial, observed)
+            return self._merge(Verdict(undone=undone), verdict) if undone else verdict
         if not partial and self._widen and self.settings.unwatched_reach > 1:
             # the first look after a time nobody watched may have to explain many decisions at once (the
             # players went on while the service restarted): searched once more, deeper and longer
@@ -1694,6 +1700,45 @@ class Recogniser:
                 taken.add(key)
                 restored.append(h)
         return restored
+
+    def _only_just_lifted(self, partial: list[Hypothesis], observed: Observed) -> bool:
+        """Every move in progress holds "in a hand" only tokens taken off the table since the last snapshot:
+        a hand taking back what it did, not one bringing tokens still to come.
+
+        Mixed seed 347795, 5 players, turn 205: Multanec stepped his character to the Library's start space
+        and, turned around there, back to the space before it; the line of that step held a Ship section's
+        tile and its bound energy still to be placed. The table read as it stood two steps earlier, before
+        the last commit, and the game was rolled back there (``_put_back_past_commit``)."""
+        previous = self._previous
+        return previous is not None and all(
+            h.holding and all(previous.get(place) != observed.get(place) for place in h.holding) for h in partial)
+
+    def _put_back_past_commit(self, observed: Observed) -> tuple[int, list[Hypothesis]] | None:
+        """The table is back as it was at an earlier snapshot of this turn, before a commit whose decisions
+        the lines kept then never made, and no kept line explains it but with a hand at work: the game is
+        rolled back to the turn's mark committed then, and the lines kept then that explain the table whole
+        are taken up again (the rulebook's "Redoing actions", p. 34). Returns the decisions undone and those
+        lines, or None.
+
+        Presence seed 910042 (``--prefer-loads 0.85``), 3 players, turn 85: Ignotas, his actions made, put
+        an exhausted Compass into his Device's bottom row by mistake. A reordered line of twelve decisions,
+        his Compass deployed onto the Gate and the section completed, its Magnet activated into that row,
+        read it and was committed. He took the Compass back; the table was as before the mistake, the lines
+        kept then read it whole, but the committed line held the Compass "in a hand", and his end of turn
+        was refused. Only where the hand at work took tokens off the table (``_only_just_lifted``)."""
+        marks = self._turn_marks[:-1]
+        for seen, committed, lines in list(self._kept_at)[:-1]:
+            if seen != observed:
+                continue
+            mark = next((m for m in marks if m.history == committed.history), None)
+            if mark is None:
+                continue
+            done = tuple(self._committed.history[len(mark.history):])
+            found = [h for h in lines if self._compare(h.state, observed).exact and self._agrees_from_mark(done, h)]
+            if found:
+                undone = self._roll_back(mark)
+                return undone, [Hypothesis(h.path, h.state, h.seen + 1, held=h.held, loose=h.loose) for h in found]
+        return None
 
     def _gather(self, observed: Mapping[str, tuple[str, ...] | int], swapping: bool = False
                 ) -> tuple[list[Hypothesis], list[Hypothesis], list[tuple[int, Hypothesis, Comparison]]]:

@@ -3583,3 +3583,25 @@ def test_none_of_these_searches_afresh_held_to_the_answer_past_the_way_it_ruled_
     move ruled out, and left only moves in progress: Freyith's first move of turn 124 was refused."""
     _played_to_positions_reached("presence_none_of_these_after_compasses_exchanged.json", 5, 910032,
                                  turns=3, fidelity="presence", prefer_loads=0.85)
+
+
+def test_a_table_put_back_as_before_a_commit_in_the_turn_rolls_the_game_back_and_takes_up_its_lines():
+    """"Redoing actions" (p. 34); loading energy only in step 4 of an ADVANCE turn (p. 13). Presence-only
+    table, 3 players (``soak games --prefer-loads 0.85``, seed 910042, saved at turn 85). Ignotas, his
+    actions made, put an exhausted Compass into his Device's bottom row by mistake; a reordered line of
+    twelve decisions (the Gate's section completed, its Magnet activated into that row) read it and was
+    committed. He took the Compass back, and the committed line held it "in a hand": his end of turn was
+    refused. The table was as before the mistake, and the lines kept then read it whole."""
+    _played_to_positions_reached("presence_mistake_read_as_legal_put_back_before_its_commit.json", 3, 910042,
+                                 turns=2, fidelity="presence", prefer_loads=0.85)
+
+
+def test_a_character_stepped_back_onto_a_space_it_stood_on_is_a_move_going_on_not_one_put_back():
+    """MOVE YOUR CHARACTER (p. 24: on a starting space a character turns around and moves back) and
+    "Redoing actions" (p. 34). Mixed fidelity, 5 players (seed 347795, saved at turn 205). Multanec stepped
+    his character to the Library's start space and, turned around, back to the space before it; the line
+    of that step held a Ship section's tile still to be placed. The
+    table read as it stood before the last step's commit, and a hand at work taking nothing off the table
+    is a move going on: the game must not be rolled back there."""
+    _played_to_positions_reached("mixed_character_stepped_on_and_back_onto_a_space.json", 5, 347795,
+                                 turns=1, fidelity="mixed")
