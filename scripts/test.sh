@@ -7,4 +7,6 @@ export PATH="$PWD/.venv/bin:$PATH"
 echo "== ruff"; ruff check .
 echo "== mypy"; mypy rules hal firmware_bridge sim
 echo "== pytest"
-pytest -n "${PYTEST_WORKERS:-2}" -p no:cacheprovider "$@"
+# (worksteal: a worker left idle takes tests queued for the other, so a long saved-game test last in one
+# queue does not leave a core idle at the end)
+pytest -n "${PYTEST_WORKERS:-2}" --dist worksteal -p no:cacheprovider "$@"
