@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from hal.collector import collection_deferred
+from hal.collector import PacedCollection
 from hal.wiring.loader import WiringMap, load_wiring_map
 from rules.aac.state import AacState
 from rules.aac.table_view import AacTableView
@@ -117,18 +117,20 @@ class TableGame:
         self.none_refused: set[str] = set()  # questions where "none of these" was refused (one it must be)
         # the true position at the start of each turn, and the recogniser's turn starts judged against it
         self.turn_starts = TurnStarts(state)
+        # (off between inputs too until ``close``: see PacedCollection)
+        self.collector = PacedCollection()
         self.backend.start(self._snapshot, self._event)
 
     # -- the recogniser's inputs ----------------------------------------------------
     def _snapshot(self, snapshot: Snapshot) -> None:
-        with collection_deferred():  # (as the service handles each input)
+        with self.collector.input():  # (the collector waits while an input is handled, as in the service)
             t0 = time.perf_counter()
             verdict = self.recogniser.observe(snapshot)
             self.totals.verdict_ms.append((time.perf_counter() - t0) * 1000)
             self._after(verdict)
 
     def _event(self, event: MomentaryEvent) -> None:
-        with collection_deferred():
+        with self.collector.input():
             self._after(self.recogniser.event(event))
 
     def _after(self, verdict: Verdict) -> None:
@@ -199,10 +201,18 @@ class TableGame:
     def play(self, max_decisions: int = 20000) -> None:
         truth = self.truth
         decisions = 0
-        while not truth.state.is_terminal() and decisions < max_decisions:
-            self.play_one()
-            decisions += 1
-        self.finish(decisions)
+        try:
+            while not truth.state.is_terminal() and decisions < max_decisions:
+                self.play_one()
+                decisions += 1
+            self.finish(decisions)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """The garbage collector back as it was before the game's first input (``play`` does this itself;
+        a caller stepping through a game calls it when done)."""
+        self.collector.close()
 
     def play_one(self) -> None:
         """The next decision, as a soak plays it: now and then a deliberate mistake (and its fix) first."""
@@ -411,7 +421,10 @@ def corpus(seed: int = 0, fidelity: str = "identity", players: tuple[int, ...] =
         if not todo:
             break
         game = TableGame(players[g % len(players)], seed + g, wiring_for(fidelity))
-        todo = game.play_corpus([(i, CORPUS[i]) for i in todo], cases)
+        try:
+            todo = game.play_corpus([(i, CORPUS[i]) for i in todo], cases)
+        finally:
+            game.close()
     return cases
 
 

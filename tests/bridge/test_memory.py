@@ -130,4 +130,6 @@ def test_the_sims_table_game_recognises_with_the_collector_deferred_as_the_servi
     for _ in range(40):
         game.play_one()
     assert seen and not any(seen)
+    assert not gc.isenabled()  # off between inputs too, until the game is closed (hal.collector.PacedCollection)
+    game.close()
     assert gc.isenabled()
