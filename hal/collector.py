@@ -1,8 +1,10 @@
 """The cyclic garbage collector kept out of the handling of one table input (a snapshot or an event).
 
 Whoever hands the HAL's snapshots and events to the recogniser uses this: the service for the real
-table, and the sim's table games (``sim.soak.games``), so that soaks and tests recognise moves
-as the service does. It lives here, below both, because ``sim`` may not import ``firmware_bridge``.
+table (``collection_deferred``, each input), and the sim's table games (``PacedCollection`` in
+``sim.soak.games``; ``collection_deferred`` in ``sim.soak.toe``), so that soaks and tests recognise
+moves as the service does. It lives here, below both, because ``sim`` may not import
+``firmware_bridge``.
 """
 
 from __future__ import annotations

@@ -71,14 +71,30 @@ def _unaccepted_offered(made: Sequence[tuple[int, Action]], accepted: Sequence[t
     Aureon recalled her Compass, the next of hers after the Magnet, and her three loads were committed as
     Compasses; presence seed 1030, turn 140, the same with a Wild and a Rose). When that one is not
     offered, the question is about something else (presence seed 564: a move of no steps read as a
-    Deploy, then asked which tile the Deploy took from)."""
-    unmatched = list(made)
+    Deploy, then asked which tile the Deploy took from).
+
+    A pass is recalled so only when what they did right after the last decision accepted is not offered:
+    a pass declines the choice it was made at, not the one asked about. Stressed presence seed 910072, 5
+    players, turn 153: Freyith stepped to forge.a and passed twice, became the Ship's patron, then stepped
+    on to a broken path and took the bridge token's benefit; the controller had her steps as one move and
+    one pass, and asked "take the bridge token's benefit?" she named her second pass, and turn 154 began
+    without the bridge and the upgrade she took."""
+    unmatched = list(enumerate(made))
+    last_at = -1  # where in ``made`` the last accepted decision was
     for who, action in accepted:  # (each accepted decision is the earliest made alike not yet matched)
-        at = next((i for i, (by, done) in enumerate(unmatched) if done == action and who in (None, by)), None)
+        at = next((i for i, (_, (by, done)) in enumerate(unmatched) if done == action and who in (None, by)),
+                  None)
         if at is None:
             return None  # (a decision accepted that they did not make: misread, not reordered)
+        last_at = unmatched[at][0]
         del unmatched[at]
-    first = next((action for who, action in unmatched if seat is None or who == seat), None)
+    first = next((action for _, (who, action) in unmatched if seat is None or who == seat), None)
+    if first is not None and first.kind == "pass":
+        following = next((action for who, action in made[last_at + 1:] if seat is None or who == seat), None)
+        if following is not None and following.kind != "pass":
+            named = next((key for key, option in options if option == following), None)
+            if named is not None:
+                return named
     return next((key for key, option in options if option == first), None)
 
 

@@ -701,3 +701,44 @@ def test_a_player_asked_about_a_position_stood_at_twice_names_what_they_made_the
     asked = next(d for d, a in truth.seen.items() if a == made[-1])  # (where she stood after the Magnet)
     assert truth.answer(asked, options, memory, {}, rusne) == "1"
 
+
+
+def _step(space: str) -> Action:
+    return Action("step", (space,))
+
+
+def test_a_player_asked_about_a_benefit_recalls_what_they_did_there_not_an_earlier_pass() -> None:
+    """Character Movement & Bridge Tokens (p. 24: a character landing on a Bridge Token gains its benefit),
+    stressed presence seed 910072, 5 players, turn 153. Freyith stepped to forge.a and passed twice, became
+    the Ship's patron, then stepped on over the fork to the broken path and took the bridge token's benefit.
+    The controller had her steps as one move and one pass; asked "take the bridge token's benefit?", she
+    named her second pass, and turn 154 began without her bridge and upgrade. What she did right after the
+    step asked about is named over a pass made elsewhere."""
+    from sim.players.aac import _unaccepted_offered
+
+    seat = 2
+    made = [(seat, a) for a in (
+        _step("forge.a"), PASS, PASS, Action("patron", ("ship",)), Action("reward", ("benefit",)),
+        _step("forge.fork"), _step("bp.forge-beacon"), Action("bridge", ("bp.forge-beacon",)),
+        Action("upgrade", ("u4a",)), _step("beacon.3"))]
+    accepted: list[tuple[int | None, Action]] = [(seat, a) for a in (
+        _step("forge.a"), _step("forge.fork"), PASS, Action("patron", ("ship",)), Action("reward", ("benefit",)),
+        _step("bp.forge-beacon"))]
+    options = [("1", PASS), ("2", Action("bridge", ("bp.forge-beacon",)))]
+    assert _unaccepted_offered(made, accepted, options, seat) == "2"
+
+
+def test_a_player_recalls_a_load_the_controller_took_in_another_order_over_the_next_one() -> None:
+    """ADVANCE loads (p. 13), presence seed 992, 2 players, turn 90: Aureon loaded a bottom Magnet, then a
+    bottom Compass; the controller accepted the Compass first and asked which load came next: she names the
+    Magnet, not accepted yet, and not the load she made after the Compass."""
+    from sim.players.aac import _unaccepted_offered
+
+    magnet, compass, rose = _load(1, "bottom", "magnet", "pool"), _load(1, "bottom", "compass", "pool"), \
+        _load(1, "top", "rose", "pool")
+    made = [(0, magnet), (0, compass), (0, rose)]
+    options = [("1", rose), ("2", magnet)]
+    assert _unaccepted_offered(made, [(0, compass)], options, 0) == "2"
+    # (a pass left unaccepted is still recalled when what followed the last accepted decision is no option)
+    made_pass = [(0, compass), (0, PASS), (0, rose)]
+    assert _unaccepted_offered(made_pass, [(0, compass)], [("1", PASS), ("2", magnet)], 0) == "1"
