@@ -424,8 +424,14 @@ class AacTruth:
         # loaded nothing; asked after her next turn "replenish tile 4, or one of two loads?", she named tile
         # 4, whose line (a Magnet loaded into it, then slid out of her Device) ends where she stood, and that
         # Magnet load, never made, was committed)
+        # (nor when they passed at that very position and no option is a pass: they did none of these. Mixed
+        # seed 347898, 5 players, turn 55: Aureon replenished tile 5, loaded a Wild into its bottom row and
+        # passed; asked after her turn 56 which load came next there, every option's line ending where she
+        # then stood, she named the first, a Compass she never loaded, and turn 56 was judged to begin from a
+        # position never reached)
+        passed_here = taken is not None and taken.kind == "pass" and taken not in {a for _, a in options}
         if (memory is not None and seat is not None and seat != self.state.current_player and not chose_here
-                and memory.made_otherwise(history, options, deciders, seat)):
+                and not passed_here and memory.made_otherwise(history, options, deciders, seat)):
             # their part is over, and what they did of this kind is not offered (presence seed 100, no
             # mistakes, turn 82: Freyith, asked which tile replaced tile III.4, had replaced tile III.2)
             # unless an option ends at a position the game really stood at since the controller last agreed:
@@ -443,7 +449,7 @@ class AacTruth:
             return self._stood_at(options, outcomes, memory.since) \
                 or _option_among(options, seat, [(deciders[i], history[i]) for i in unaccepted]) \
                 or NONE_OF_THESE
-        if chose_here or (taken is not None and taken.kind == "pass" and taken not in {a for _, a in options}):
+        if chose_here or passed_here:
             # they made this choice at this very position, and none of the options is what they did (nor one
             # of their latest decisions): "none of these" (presence seed 101: asked part-way through a claim
             # of tiles 3 and 4, only other claims were offered). (A decision of another kind there, such as

@@ -3605,3 +3605,14 @@ def test_a_character_stepped_back_onto_a_space_it_stood_on_is_a_move_going_on_no
     is a move going on: the game must not be rolled back there."""
     _played_to_positions_reached("mixed_character_stepped_on_and_back_onto_a_space.json", 5, 347795,
                                  turns=1, fidelity="mixed")
+
+
+def test_a_player_who_passed_where_asked_says_none_of_these_loads_though_each_ends_where_they_stood():
+    """Replenishing loads the new tile (p. 13), mixed table, 5 players (mixed seed 347898, saved at turn 54).
+    In turn 55 Aureon replenished tile 5, loaded a Wild into its bottom row and passed; in turn 56 she slid
+    two tiles into her Device and loaded them. Asked after that turn which load came next in tile 5, offered
+    four loads and no pass, each line ending where she then stood, she named the first, a Compass she never
+    loaded, and turn 56 was judged to begin from a position never reached. A player who passed at the very
+    position asked about says "none of these"."""
+    _played_without_errors("mixed_pass_after_a_replenish_load_asked_after_the_next_turn.json", 5, 347898, 4,
+                           fidelity="mixed")
