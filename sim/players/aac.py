@@ -79,18 +79,17 @@ def _unaccepted_offered(made: Sequence[tuple[int, Action]], accepted: Sequence[t
     on to a broken path and took the bridge token's benefit; the controller had her steps as one move and
     one pass, and asked "take the bridge token's benefit?" she named her second pass, and turn 154 began
     without the bridge and the upgrade she took."""
-    unmatched = list(enumerate(made))
-    last_at = -1  # where in ``made`` the last accepted decision was
+    unmatched = list(range(len(made)))  # indices into ``made``
+    at = -1  # where in ``made`` the last accepted decision was
     for who, action in accepted:  # (each accepted decision is the earliest made alike not yet matched)
-        at = next((i for i, (_, (by, done)) in enumerate(unmatched) if done == action and who in (None, by)),
-                  None)
-        if at is None:
+        found = next((i for i in unmatched if made[i][1] == action and who in (None, made[i][0])), None)
+        if found is None:
             return None  # (a decision accepted that they did not make: misread, not reordered)
-        last_at = unmatched[at][0]
-        del unmatched[at]
-    first = next((action for _, (who, action) in unmatched if seat is None or who == seat), None)
+        at = found
+        unmatched.remove(at)
+    first = next((made[i][1] for i in unmatched if seat is None or made[i][0] == seat), None)
     if first is not None and first.kind == "pass":
-        following = next((action for who, action in made[last_at + 1:] if seat is None or who == seat), None)
+        following = next((action for who, action in made[at + 1:] if seat is None or who == seat), None)
         if following is not None and following.kind != "pass":
             named = next((key for key, option in options if option == following), None)
             if named is not None:
