@@ -4479,7 +4479,22 @@ class Recogniser:
         self._hyps = [Hypothesis((), self._committed)]
         self._decided = []
         self._past_commit = []
+        self._settled_before(mark)
         return undone
+
+    def _settled_before(self, mark: State) -> None:
+        """The positions committed since nothing was pending cut back to those the rolled-back game still
+        went through; none when it was rolled back past where nothing was pending.
+
+        Presence seed 910097 (``--prefer-loads 0.85``), 5 players, turn 116: the game was rolled back to a
+        mark of the turn (``_put_back_past_commit``), and the player's next decisions were committed from
+        there. The positions kept from before the roll-back ended with a decision the same as the one next
+        committed, and the decisions after it were replayed from a position the game no longer went
+        through: a load into a bottom row already full, and the recogniser raised."""
+        kept = len(mark.history)
+        nodes = self._settled_at
+        while nodes and len(nodes[-1].state.history) > kept:
+            nodes.pop()
 
     # -- out of sync ---------------------------------------------------------------
     def _out_of_sync(

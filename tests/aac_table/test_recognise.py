@@ -3596,6 +3596,18 @@ def test_a_table_put_back_as_before_a_commit_in_the_turn_rolls_the_game_back_and
                                  turns=2, fidelity="presence", prefer_loads=0.85)
 
 
+def test_loads_made_again_after_the_game_was_rolled_back_past_a_commit_are_followed_from_the_mark():
+    """"Redoing actions" (p. 34); loading energy (p. 13). Presence-only table, 5 players (``soak games
+    --prefer-loads 0.85``, seed 910097, saved at turn 116). The table was put back as it stood before a
+    commit of Freyith's turn, and the game was rolled back to the turn's mark (from 15 decisions to 11).
+    She made her loads again; the 14th, a Compass from position 2's top row into its bottom row, was the
+    same as before the roll-back. The positions kept since nothing was pending still ran to the old 14th
+    and were taken as the game's own: the next decision was replayed from a position it no longer went
+    through (a load into a full bottom row), and the recogniser raised."""
+    _played_to_positions_reached("presence_loads_made_again_after_the_game_was_rolled_back_past_a_commit.json",
+                                 5, 910097, turns=1, fidelity="presence", prefer_loads=0.85)
+
+
 def test_a_character_stepped_back_onto_a_space_it_stood_on_is_a_move_going_on_not_one_put_back():
     """MOVE YOUR CHARACTER (p. 24: on a starting space a character turns around and moves back) and
     "Redoing actions" (p. 34). Mixed fidelity, 5 players (seed 347795, saved at turn 205). Multanec stepped
