@@ -1479,12 +1479,7 @@ class Recogniser:
         if len(self._turn_marks) < 2:
             return Verdict(in_sync=True, notes=(Msg("Nothing to undo in this turn."),))
         self._turn_marks.pop()
-        target = self._turn_marks[-1]
-        undone = len(self._committed.history) - len(target.history)
-        self._committed = target.clone()
-        self._hyps = [Hypothesis((), self._committed)]
-        self._decided = []
-        self._past_commit = []
+        undone = self._roll_back(self._turn_marks[-1])
         self._since_last_commit()
         self._prompt = None
         self._ending = None

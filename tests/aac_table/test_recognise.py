@@ -74,6 +74,32 @@ def test_putting_the_table_back_redoes_the_turn():
     assert verdict.undone == committed - len(before.history)
 
 
+def test_an_undo_cuts_the_positions_followed_since_nothing_was_pending_back_to_its_mark():
+    """"Redoing actions" (p. 34), by command. The recogniser follows the positions committed since nothing was
+    pending (to tell a line that comes back to the table from one the players made): after an undo they
+    must end where the game now stands, or a decision committed again after it would be taken as the one
+    undone and the next replayed from a position the game no longer goes through (presence seed 910097,
+    where the table was put back, raised so)."""
+    game = table(2, seed=3)
+    rec = game.recogniser
+    for _ in range(2000):  # (two commits in the turn after the last time nothing was pending)
+        game.step()
+        if len(rec._turn_marks) >= 3 and not game.verdict.pending and rec._settled_at \
+                and len(rec._settled_at[0].state.history) < len(rec._turn_marks[-2].history):
+            break
+    else:
+        raise AssertionError("no turn with two commits after the table last settled")
+    followed = rec._committed_since_settled()
+    assert followed is not None and len(followed[-1].state.history) == len(rec.state.history)
+    verdict = rec.undo()
+    assert verdict.undone >= 1
+    committed = rec.state.history
+    assert rec._settled_at
+    for node in rec._settled_at:
+        done = node.state.history
+        assert len(done) <= len(committed) and list(committed[:len(done)]) == list(done)
+
+
 def test_a_hand_holding_tokens_for_several_seconds_is_a_move_in_progress():
     """Tokens lifted and not yet put down: nothing is decided, nothing refused, however long it takes."""
     game = table(3, seed=5)
