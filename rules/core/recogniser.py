@@ -3871,7 +3871,7 @@ class Recogniser:
             line = self._made_first(h, at, choice) or self._through(h, at, choice, reached) \
                 or self._looped(h, at, choice) or self._swapped_in(h, at, choice) \
                 or self._forestalled(h, at, choice) or self._grafted(h, at, choice, chosen, n, player) \
-                or self._relabelled(h, at, choice)
+                or self._relabelled(h, at, choice) or self._through_after_next(h, at, choice, reached)
             if line is None:
                 continue
             key = self._line_key(line)
@@ -4266,6 +4266,37 @@ class Recogniser:
                     return None
                 return self._spliced(h, at, steps, start, upto)
         return None if shown else self._rejoined(h, at, alt, start)
+
+    def _through_after_next(self, h: Hypothesis, at: int, choice: Action,
+                            reached: dict[tuple[object, Action], dict[object, Path]]) -> Hypothesis | None:
+        """``h`` with the same player's next decisions (at most ``Settings.through_depth``) made before its
+        decision at ``at``, then ``choice`` there and the fewest decisions that rejoin it (``_through``);
+        counted one snapshot more as a hand at work (the snapshots saw another order than ``h``'s).
+
+        Of two ways to the same position only the shorter line is kept. Mixed seed 347921, 4 players, turn
+        163: Aureon loaded the Magnet of her position 2's top row into position 1's bottom row, the Rose of
+        position 4's top row into position 2's top row, and that Rose on into position 1's bottom row; the
+        line kept loaded the Rose from position 4 straight into position 1, before the Magnet. Asked, she
+        named the Rose into position 2, which that line could not make first (the row was full until the
+        Magnet left it); the lines left loaded a Compass in its place, and turn 164 began from a position
+        never reached."""
+        who = h.path[at][0]
+        goal = self._key(h.state)
+        start = self._state_at(h, at)
+        if choice in _legal(self._node(start)):
+            return None  # (only a decision the line's own next ones open: else ``_through`` tried it there)
+        for k in range(1, self.settings.through_depth + 1):
+            end = at + 1 + k
+            if end > len(h.path) or any(w != who for w, _ in h.path[at + 1:end]):
+                return None
+            order = (*h.path[at + 1:end], h.path[at])
+            line = self._spliced(h, at, order, start, upto=end - 1)
+            if line is None or self._key(line.state) != goal:
+                continue
+            found = self._through(line, at + k, choice, reached)
+            if found is not None and self._key(found.state) == goal:
+                return replace(found, held=found.held + 1)
+        return None
 
     def _read_alike(self, start: State, one: Path, other: Path, shortcut: bool = False) -> bool:
         """Would the sensors read the same succession of tables as either order is made from ``start``?

@@ -3634,6 +3634,18 @@ def test_loads_made_again_after_the_game_was_rolled_back_past_a_commit_are_follo
                                  5, 910097, turns=1, fidelity="presence", prefer_loads=0.85)
 
 
+def test_a_load_named_that_the_line_kept_made_another_way_round_is_found_after_the_player_s_next_load():
+    """ADVANCE step 4: loading energy, also from one row of the Device to another (p. 13). Mixed fidelity,
+    4 players (seed 347921, saved at turn 163). Aureon loaded the Magnet of her position 2's top row into
+    position 1's bottom row, the Rose of position 4's top row into position 2's top row, and that Rose on
+    into position 1's bottom row. The line kept for that position loaded the Rose from position 4 straight
+    into position 1, before the Magnet. Asked, she named the Rose into position 2, which that line cannot
+    make first (the row was full until the Magnet left it); the lines left loaded a Compass in its place,
+    and turn 164 began from a position never reached."""
+    _played_to_positions_reached("mixed_a_rose_loaded_on_through_a_row_the_magnet_had_left.json", 4, 347921,
+                                 turns=1, fidelity="mixed")
+
+
 def test_a_character_stepped_back_onto_a_space_it_stood_on_is_a_move_going_on_not_one_put_back():
     """MOVE YOUR CHARACTER (p. 24: on a starting space a character turns around and moves back) and
     "Redoing actions" (p. 34). Mixed fidelity, 5 players (seed 347795, saved at turn 205). Multanec stepped
