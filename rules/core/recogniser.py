@@ -3866,7 +3866,13 @@ class Recogniser:
             # (the asked player's decisions, as ``_agrees`` reads the answer)
             at = next((i for i in range(n, len(h.path))
                        if h.path[i][1] in others and _made_by(h.path[i][0], player)), None)
-            if at is None or any(a == choice and _made_by(who, player) for who, a in h.path[n:at]):
+            if at is None:
+                line = self._through_from_none(h, n, choice, player, reached)
+                if line is not None and self._line_key(line) not in kept:
+                    kept.add(self._line_key(line))
+                    found.append(line)
+                continue
+            if any(a == choice and _made_by(who, player) for who, a in h.path[n:at]):
                 continue
             line = self._made_first(h, at, choice) or self._through(h, at, choice, reached) \
                 or self._looped(h, at, choice) or self._swapped_in(h, at, choice) \
@@ -3879,6 +3885,21 @@ class Recogniser:
                 kept.add(key)
                 found.append(line)
         return found
+
+    def _through_from_none(self, h: Hypothesis, n: int, choice: Action, player: int | None,
+                           reached: dict[tuple[object, Action], dict[object, Path]]) -> Hypothesis | None:
+        """For a line that made none of the options: ``choice`` in place of its decision at the position asked
+        about, when that decision is the asked player's, then the fewest decisions that rejoin it
+        (``_through``); None otherwise.
+
+        Of two ways to one position only the shorter line is kept. Mixed seed 348063, 4 players, turn 210:
+        Ignotas, on a path with a bridge, took the bridge token's benefit, chose the Fortress's (a move),
+        and declined the move; that is the very position of declining the bridge token, the line kept.
+        Asked whether he took the bridge token's benefit, he said yes: the lines left took the Library's
+        upgrade, and his "none of these" to which upgraded token was refused."""
+        if n >= len(h.path) or not _made_by(h.path[n][0], player):
+            return None
+        return self._through(h, n, choice, reached)
 
     def _swapped_in(self, h: Hypothesis, at: int, choice: Action) -> Hypothesis | None:
         """``h`` with ``choice`` in place of its decision at ``at`` and all its later decisions, where the

@@ -3646,6 +3646,17 @@ def test_a_load_named_that_the_line_kept_made_another_way_round_is_found_after_t
                                  turns=1, fidelity="mixed")
 
 
+def test_a_bridge_token_s_benefit_taken_and_declined_is_found_where_the_kept_line_declined_the_token():
+    """Bridge Tokens (a benefit of a monument, chosen when moving over a path with a bridge) and the
+    Fortress's benefit, a move that may be declined. Mixed fidelity, 4 players (seed 348063, saved at turn
+    210). Ignotas took the bridge token's benefit, chose the Fortress's, and declined the move: the very
+    position of declining the bridge token, the shorter line and the one kept. Asked whether he took the
+    bridge token's benefit he said yes; the lines left all took the Library's upgrade, his "none of these"
+    to which upgraded token was refused, and turn 211 began from a position never reached."""
+    _played_to_positions_reached("mixed_a_bridge_token_s_benefit_declined_where_declining_the_token_ends.json", 4,
+                                 348063, turns=2, fidelity="mixed")
+
+
 def test_a_character_stepped_back_onto_a_space_it_stood_on_is_a_move_going_on_not_one_put_back():
     """MOVE YOUR CHARACTER (p. 24: on a starting space a character turns around and moves back) and
     "Redoing actions" (p. 34). Mixed fidelity, 5 players (seed 347795, saved at turn 205). Multanec stepped
