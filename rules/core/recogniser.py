@@ -3868,16 +3868,13 @@ class Recogniser:
                        if h.path[i][1] in others and _made_by(h.path[i][0], player)), None)
             if at is None:
                 line = self._through_from_none(h, n, choice, player, reached)
-                if line is not None and self._line_key(line) not in kept:
-                    kept.add(self._line_key(line))
-                    found.append(line)
+            elif any(a == choice and _made_by(who, player) for who, a in h.path[n:at]):
                 continue
-            if any(a == choice and _made_by(who, player) for who, a in h.path[n:at]):
-                continue
-            line = self._made_first(h, at, choice) or self._through(h, at, choice, reached) \
-                or self._looped(h, at, choice) or self._swapped_in(h, at, choice) \
-                or self._forestalled(h, at, choice) or self._grafted(h, at, choice, chosen, n, player) \
-                or self._relabelled(h, at, choice) or self._through_after_next(h, at, choice, reached)
+            else:
+                line = self._made_first(h, at, choice) or self._through(h, at, choice, reached) \
+                    or self._looped(h, at, choice) or self._swapped_in(h, at, choice) \
+                    or self._forestalled(h, at, choice) or self._grafted(h, at, choice, chosen, n, player) \
+                    or self._relabelled(h, at, choice) or self._through_after_next(h, at, choice, reached)
             if line is None:
                 continue
             key = self._line_key(line)
