@@ -3256,19 +3256,14 @@ def test_a_starting_point_kept_past_the_cap_is_no_end_of_turn_of_its_own():
 
 
 def test_a_player_asked_after_their_turn_names_the_load_they_made_whatever_came_first():
-    """ADVANCE step 4 loads the new tile (p. 13), presence-only table, 5 players (presence seed 611, played
-    from the start to turn 77: a position saved at turn 74 or 75 plays on without the question, as the
+    """ADVANCE step 4 loads the new tile (p. 13), presence-only table, 5 players (presence seed 611, saved at
+    turn 70 and played to turn 77: a position saved at turn 74 or 75 plays on without the question, as the
     controller then starts level with the players). Ignotas loaded a Wild, then the Rose of his position 5
     into his new tile's top row, then a Compass; asked after his turn whether that Rose went to the top or
     the bottom row, his sim player said "none of these" because he had loaded the Wild first, the line with
     his loads was ruled out, and turn 76 began from a position never reached. A player whose part is over
     names the option they made and the controller has not accepted, whatever came first."""
-    game = table(5, 611, "presence", mistakes=0.005)
-    while game.truth.state.turns_done < 77 and not game.truth.state.is_terminal():
-        game.play_one()
-    t = game.totals
-    assert game.truth.state.turns_done == 77
-    assert (t.false_rejections, t.desyncs) == (0, 0), t.notes
+    _played_without_errors("presence_a_load_named_after_the_turn_whatever_came_first.json", 5, 611, 7)
 
 
 def test_a_token_put_down_where_a_line_never_touches_does_not_rule_that_line_out():
