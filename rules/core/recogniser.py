@@ -4311,8 +4311,8 @@ class Recogniser:
             line = self._spliced(h, at, order, start, upto=end - 1)
             if line is None or self._key(line.state) != goal:
                 continue
-            found = self._through(line, at + k, choice, reached)
-            if found is not None and self._key(found.state) == goal:
+            found = self._through(line, at + k, choice, reached)  # (it ends where ``line`` does)
+            if found is not None:
                 return replace(found, held=found.held + 1)
         return None
 
